@@ -1,0 +1,14 @@
+//! Topic-first prompt sets for generative engine optimization (GEO).
+//!
+//! The crate owns the prompt-set format ([`model`]), its JSON Schema derived from the
+//! types ([`schema`]), the validator with integrity rules ([`validate`]) and the
+//! reports ([`report`]). The `promptset` binary is a thin CLI over it, and the
+//! registry validates uploads with the same validator.
+
+pub mod diagnostic;
+pub mod error;
+pub mod model;
+pub mod schema;
+
+pub use error::Error;
+pub use model::PromptSet;
