@@ -1,1 +1,3 @@
 //! The skill registry.
+
+pub mod moderation;
