@@ -1268,7 +1268,7 @@ fn decode_base64(encoded: &[u8]) -> Option<Vec<u8>> {
         bits += 6;
         if bits >= 8 {
             bits -= 8;
-            output.push(((buffer >> bits) & 0xFF) as u8);
+            output.push((buffer >> bits).to_le_bytes()[0]);
         }
     }
     Some(output)
