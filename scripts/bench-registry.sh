@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Load benchmark of the registry on SQLite with COUNT published skills.
+#
+# Builds the release binary and the seeding tool, starts `registry serve` on loopback with
+# the rate limiter ON (limits raised far above what the load generator can reach, never
+# bypassed), publishes COUNT skills through the real HTTP publish API, then loads the read
+# endpoints with wrk (THREADS threads, CONNS connections, DURATION each, RUNS runs,
+# targets interleaved per run) and prints medians of req/s, p50 and p99 next to the
+# targets of the issue. It stops exactly the server it started, by PID.
+#
+# Usage: scripts/bench-registry.sh          (all settings are environment variables)
+#   COUNT=10000 RUNS=3 DURATION=10s THREADS=2 CONNS=32 PORT=18431
+#   WORK=DIR        scratch folder (default: new mktemp -d, kept and printed); a WORK
+#                   that was already seeded is reused without seeding again
+#   TARGETS="list skill skill_random search download download_random"
+#   DATABASE=URL    database to use instead of SQLite in WORK (e.g. a postgres:// URL)
+#   SKIP_BUILD=1    use the existing target/release binaries
+set -euo pipefail
+
+COUNT=${COUNT:-10000}
+RUNS=${RUNS:-3}
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNS=${CONNS:-32}
+PORT=${PORT:-18431}
+TARGETS=${TARGETS:-"list skill skill_random search download download_random"}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${WORK:-$(mktemp -d -t registry-bench.XXXXXX)}
+DATABASE=${DATABASE:-"sqlite://$WORK/registry.db?mode=rwc"}
+BASE="http://127.0.0.1:$PORT"
+# Limits far above what one loopback client can send in a minute: the limiter still
+# counts every request, it just never says no.
+LIMIT=1000000000/1000000000
+
+command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "python3 is missing" >&2; exit 2; }
+mkdir -p "$WORK/results"
+echo "# WORK=$WORK"
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  (cd "$ROOT" && cargo build --release -q -p registry --bin registry --example seed)
+fi
+REGISTRY="$ROOT/target/release/registry"
+SEED="$ROOT/target/release/examples/seed"
+
+SERVER_PID=
+cleanup() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$SERVER_PID" 2>/dev/null && kill -KILL "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    echo "# stopped registry pid $SERVER_PID" >&2
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$REGISTRY" migrate --database "$DATABASE" >/dev/null
+if [ ! -s "$WORK/token" ]; then
+  "$REGISTRY" token create --user bench --database "$DATABASE" > "$WORK/token"
+fi
+TOKEN=$(cat "$WORK/token")
+
+RUST_LOG=${RUST_LOG:-warn} "$REGISTRY" serve --listen "127.0.0.1:$PORT" --database "$DATABASE" \
+  --storage "$WORK/blobs" --public-url "$BASE" \
+  --rate-limit-read "$LIMIT" --rate-limit-write "$LIMIT" --rate-limit-download "$LIMIT" \
+  > "$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 150); do
+  curl -fsS -o /dev/null "$BASE/api/v1/skills?limit=1" 2>/dev/null && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { echo "registry exited; log:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+  sleep 0.2
+done
+echo "# registry pid $SERVER_PID on $BASE ($DATABASE)"
+
+if [ ! -f "$WORK/seeded-$COUNT" ]; then
+  "$SEED" --base "$BASE" --token "$TOKEN" --count "$COUNT" --concurrency 8 | tee "$WORK/seed.txt"
+  touch "$WORK/seeded-$COUNT"
+fi
+
+# the same pseudo-random slugs for every run (wrk's Lua is seeded per thread)
+cat > "$WORK/random_skill.lua" <<EOF
+local count = $COUNT
+local counter = 0
+request = function()
+  counter = counter + 1
+  local index = (counter * 7919) % count
+  return wrk.format("GET", string.format("/api/v1/skills/bench-skill-%05d", index))
+end
+EOF
+sed 's#/api/v1/skills/bench-skill-%05d#/api/v1/download?slug=bench-skill-%05d#' \
+  "$WORK/random_skill.lua" > "$WORK/random_download.lua"
+
+MIDDLE=$(printf 'bench-skill-%05d' $((COUNT / 2)))
+declare -A URL SCRIPT
+URL[list]="$BASE/api/v1/skills?sort=downloads"
+URL[skill]="$BASE/api/v1/skills/$MIDDLE"
+URL[skill_random]="$BASE/"
+SCRIPT[skill_random]="$WORK/random_skill.lua"
+URL[search]="$BASE/api/v1/search?q=weather%20report"
+URL[download]="$BASE/api/v1/download?slug=$MIDDLE"
+URL[download_random]="$BASE/"
+SCRIPT[download_random]="$WORK/random_download.lua"
+
+echo "# target check (status bytes content-type):"
+for t in $TARGETS; do
+  case $t in
+    skill_random) check="$BASE/api/v1/skills/bench-skill-00007" ;;
+    download_random) check="$BASE/api/v1/download?slug=bench-skill-00007" ;;
+    *) check=${URL[$t]} ;;
+  esac
+  printf '#   %-16s %s\n' "$t" "$(curl -s -o /dev/null -w '%{http_code} %{size_download} %{content_type}' "$check")"
+done
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //') x $(nproc)"
+  echo "memory: $(free -g | awk '/Mem:/ {print $2 " GiB"}')"
+  echo "kernel: $(uname -r)"
+  echo "rustc: $(rustc --version)"
+  echo "wrk: $(wrk --version 2>&1 | head -1)"
+  echo "skills: $COUNT, database: ${DATABASE%%\?*}"
+} > "$WORK/machine.txt"
+cat "$WORK/machine.txt" | sed 's/^/# /'
+
+echo "# load: wrk threads=$THREADS conns=$CONNS duration=$DURATION runs=$RUNS"
+for run in $(seq 1 "$RUNS"); do
+  for t in $TARGETS; do
+    args=(-t"$THREADS" -c"$CONNS" -d"$DURATION" --latency)
+    if [ -n "${SCRIPT[$t]:-}" ]; then args+=(-s "${SCRIPT[$t]}"); fi
+    wrk "${args[@]}" "${URL[$t]}" > "$WORK/results/$t.run$run.txt" 2>&1
+    sleep 1
+  done
+  echo "# run $run done" >&2
+done
+
+python3 - "$WORK/results" "$TARGETS" <<'PY'
+import os, re, statistics, sys
+directory, targets = sys.argv[1], sys.argv[2].split()
+unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+goals = {
+    "list": ("p99", 10.0), "search": ("p99", 10.0),
+    "skill": ("rps", 10000), "skill_random": ("rps", 10000),
+    "download": ("rps", 5000), "download_random": ("rps", 5000),
+}
+def parse(text):
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    latency = {}
+    for pct, value, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", text, re.M):
+        latency[pct] = float(value) * unit[u]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+    errors = re.search(r"Socket errors:.*", text)
+    return rps, latency.get("50"), latency.get("99"), int(bad.group(1)) if bad else 0, errors.group(0) if errors else ""
+print(f"\n{'target':<18}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}  {'goal':<16}{'met':<5} runs (req/s)")
+rows = []
+for target in targets:
+    runs = []
+    for name in sorted(os.listdir(directory)):
+        if name.startswith(target + ".run"):
+            try:
+                runs.append(parse(open(os.path.join(directory, name)).read()))
+            except Exception as error:
+                print(f"# could not parse {name}: {error}", file=sys.stderr)
+    if not runs:
+        continue
+    rps = statistics.median(r[0] for r in runs)
+    p50 = statistics.median(r[1] for r in runs)
+    p99 = statistics.median(r[2] for r in runs)
+    kind, limit = goals.get(target, (None, None))
+    if kind == "rps":
+        goal, met = f">= {limit} req/s", rps >= limit
+    elif kind == "p99":
+        goal, met = f"p99 <= {limit} ms", p99 <= limit
+    else:
+        goal, met = "-", True
+    notes = " ".join(f"{r[0]:.0f}" for r in runs)
+    bad = sum(r[3] for r in runs)
+    if bad:
+        notes += f" non2xx={bad}"
+        met = False
+    errors = {r[4] for r in runs if r[4]}
+    if errors:
+        notes += " " + "; ".join(sorted(errors))
+    print(f"{target:<18}{rps:>10.0f}{p50:>9.2f}{p99:>9.2f}  {goal:<16}{'yes' if met else 'NO':<5} {notes}")
+    rows.append((target, rps, p50, p99, goal, met))
+with open(os.path.join(directory, "summary.tsv"), "w") as out:
+    out.write("target\treq_s_median\tp50_ms\tp99_ms\tgoal\tmet\n")
+    for row in rows:
+        out.write("\t".join(str(value) for value in row) + "\n")
+PY
+echo "# raw results: $WORK/results (summary.tsv); server log: $WORK/server.log"
