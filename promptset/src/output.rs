@@ -1,0 +1,372 @@
+//! Renders diagnostics of many files for people and machines: compiler-style text,
+//! JSON, GitHub workflow annotations, SARIF 2.1.0 and JUnit XML.
+//!
+//! `validate` and `lint` share these formats, so CI pipelines read both the same way.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// The findings of one file (or of stdin, named `-`).
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// The path as the user gave it (`-` for stdin).
+    pub path: String,
+    /// The findings, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    /// Whether the file has any error (warnings do not count).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// `file:line:col: error[rule]: message`, like a compiler.
+    #[default]
+    Text,
+    /// One JSON document with every file and finding.
+    Json,
+    /// GitHub Actions workflow commands (`::error file=…`).
+    Github,
+    /// SARIF 2.1.0 for code-scanning tools.
+    Sarif,
+    /// JUnit XML, one test case per file.
+    Junit,
+}
+
+/// Describes the tool in machine formats: `name` (e.g. `promptset validate`) and the
+/// one-line descriptions of the rules that can appear.
+#[derive(Debug, Clone, Copy)]
+pub struct Tool<'t> {
+    /// The command, e.g. `promptset validate`.
+    pub name: &'t str,
+    /// `(rule id, description)` of every rule the tool may report.
+    pub rules: &'t [(&'t str, &'t str)],
+}
+
+/// Writes `reports` in `format` to `out`.
+pub fn render(
+    format: Format,
+    tool: Tool<'_>,
+    reports: &[FileReport],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Text => text(reports, out),
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &json_value(tool, reports))?;
+            out.write_all(b"\n")
+        }
+        Format::Github => github(reports, out),
+        Format::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &sarif(tool, reports))?;
+            out.write_all(b"\n")
+        }
+        Format::Junit => junit(tool, reports, out),
+    }
+}
+
+/// Counts of a run: files, files with errors, errors, warnings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Files checked.
+    pub files: usize,
+    /// Files with at least one error.
+    pub invalid: usize,
+    /// Errors in all files.
+    pub errors: usize,
+    /// Warnings in all files.
+    pub warnings: usize,
+}
+
+/// Counts the findings of `reports`.
+pub fn summarize(reports: &[FileReport]) -> Summary {
+    let mut summary = Summary {
+        files: reports.len(),
+        ..Summary::default()
+    };
+    for report in reports {
+        if report.has_errors() {
+            summary.invalid += 1;
+        }
+        for d in &report.diagnostics {
+            match d.severity {
+                Severity::Error => summary.errors += 1,
+                Severity::Warning => summary.warnings += 1,
+                Severity::Note => {}
+            }
+        }
+    }
+    summary
+}
+
+fn text(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
+    for report in reports {
+        for d in &report.diagnostics {
+            let pointer = if d.pointer.is_empty() {
+                String::new()
+            } else {
+                format!(" (at {})", d.pointer)
+            };
+            writeln!(
+                out,
+                "{}:{}:{}: {}[{}]: {}{pointer}",
+                report.path,
+                d.line,
+                d.column,
+                d.severity.as_str(),
+                d.rule,
+                d.message
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn json_value(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
+    let summary = summarize(reports);
+    json!({
+        "tool": tool.name,
+        "files": reports.iter().map(|r| json!({
+            "path": r.path,
+            "valid": !r.has_errors(),
+            "diagnostics": r.diagnostics,
+        })).collect::<Vec<_>>(),
+        "summary": {
+            "files": summary.files,
+            "valid": summary.files - summary.invalid,
+            "invalid": summary.invalid,
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+        },
+    })
+}
+
+/// Escapes the data part of a workflow command.
+fn github_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a property value of a workflow command.
+fn github_property(text: &str) -> String {
+    github_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn github(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
+    for report in reports {
+        for d in &report.diagnostics {
+            let command = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "notice",
+            };
+            let mut properties = format!("file={}", github_property(&report.path));
+            if d.line > 0 {
+                properties.push_str(&format!(",line={},col={}", d.line, d.column));
+            }
+            properties.push_str(&format!(
+                ",title={}",
+                github_property(&format!("promptset {}", d.rule))
+            ));
+            let pointer = if d.pointer.is_empty() {
+                String::new()
+            } else {
+                format!(" (at {})", d.pointer)
+            };
+            writeln!(
+                out,
+                "::{command} {properties}::{}",
+                github_data(&format!("{}{pointer}", d.message))
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A file path as a SARIF artifact URI: forward slashes, percent-encoded where needed.
+fn artifact_uri(path: &str) -> String {
+    if path == "-" {
+        return "stdin".to_owned();
+    }
+    let path = path.replace('\\', "/");
+    let mut uri = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(byte as char)
+            }
+            other => uri.push_str(&format!("%{other:02X}")),
+        }
+    }
+    uri
+}
+
+fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
+    // Rules that occur but are not declared (should not happen) still get an entry.
+    let mut rules: BTreeMap<&str, &str> = tool.rules.iter().copied().collect();
+    for report in reports {
+        for d in &report.diagnostics {
+            rules.entry(d.rule).or_insert("");
+        }
+    }
+    let rule_index: BTreeMap<&str, usize> =
+        rules.keys().enumerate().map(|(i, id)| (*id, i)).collect();
+    let results: Vec<_> = reports
+        .iter()
+        .flat_map(|report| {
+            let rule_index = &rule_index;
+            report.diagnostics.iter().map(move |d| {
+                let mut physical = json!({ "artifactLocation": { "uri": artifact_uri(&report.path) } });
+                if d.line > 0 {
+                    physical["region"] = json!({ "startLine": d.line, "startColumn": d.column });
+                }
+                let mut location = json!({ "physicalLocation": physical });
+                if !d.pointer.is_empty() {
+                    location["logicalLocations"] = json!([{ "fullyQualifiedName": d.pointer, "kind": "member" }]);
+                }
+                json!({
+                    "ruleId": d.rule,
+                    "ruleIndex": rule_index[d.rule],
+                    "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
+                    "message": { "text": d.message },
+                    "locations": [location],
+                })
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": tool.name,
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/promptset/promptset",
+                "rules": rules.iter().map(|(id, description)| {
+                    let mut rule = json!({ "id": id, "name": id });
+                    if !description.is_empty() {
+                        rule["shortDescription"] = json!({ "text": description });
+                    }
+                    rule
+                }).collect::<Vec<_>>(),
+            }},
+            "artifacts": reports.iter().map(|r| json!({ "location": { "uri": artifact_uri(&r.path) } })).collect::<Vec<_>>(),
+            "results": results,
+        }],
+    })
+}
+
+/// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn junit(tool: Tool<'_>, reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
+    let summary = summarize(reports);
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="{}" tests="{}" failures="{}" errors="0">"#,
+        xml(tool.name),
+        summary.files,
+        summary.invalid
+    )?;
+    writeln!(
+        out,
+        r#"  <testsuite name="{}" tests="{}" failures="{}" errors="0" skipped="0">"#,
+        xml(tool.name),
+        summary.files,
+        summary.invalid
+    )?;
+    for report in reports {
+        let errors: Vec<&Diagnostic> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        let others: Vec<&Diagnostic> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity != Severity::Error)
+            .collect();
+        write!(
+            out,
+            r#"    <testcase classname="{}" name="{}""#,
+            xml(tool.name),
+            xml(&report.path)
+        )?;
+        if errors.is_empty() && others.is_empty() {
+            writeln!(out, "/>")?;
+            continue;
+        }
+        writeln!(out, ">")?;
+        if let Some(first) = errors.first() {
+            let noun = if errors.len() == 1 { "error" } else { "errors" };
+            writeln!(
+                out,
+                r#"      <failure type="{}" message="{} {noun}; first: {}">"#,
+                xml(first.rule),
+                errors.len(),
+                xml(&first.message)
+            )?;
+            for d in &errors {
+                writeln!(
+                    out,
+                    "{}",
+                    xml(&format!(
+                        "{}:{}:{}: error[{}]: {}",
+                        report.path, d.line, d.column, d.rule, d.message
+                    ))
+                )?;
+            }
+            writeln!(out, "      </failure>")?;
+        }
+        if !others.is_empty() {
+            writeln!(out, "      <system-out>")?;
+            for d in &others {
+                writeln!(
+                    out,
+                    "{}",
+                    xml(&format!(
+                        "{}:{}:{}: {}[{}]: {}",
+                        report.path,
+                        d.line,
+                        d.column,
+                        d.severity.as_str(),
+                        d.rule,
+                        d.message
+                    ))
+                )?;
+            }
+            writeln!(out, "      </system-out>")?;
+        }
+        writeln!(out, "    </testcase>")?;
+    }
+    writeln!(out, "  </testsuite>")?;
+    writeln!(out, "</testsuites>")
+}
