@@ -1,0 +1,108 @@
+//! The SQLite store: WAL, foreign keys, file created on first start, FTS5 search.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use crate::db::{Backend, SKILL_COLUMNS, SKILL_JOINS, SearchQuery, SearchRow, VISIBLE, impl_store};
+use crate::error::DbError;
+
+/// Store over a SQLite pool.
+#[derive(Debug, Clone)]
+pub struct SqliteStore(pub SqlitePool);
+
+impl SqliteStore {
+    /// Opens (creating if missing) the database of `url` and applies the migrations.
+    pub async fn connect(url: &str, connections: u32) -> anyhow::Result<Self> {
+        let options = SqliteConnectOptions::from_str(url)
+            .with_context(|| format!("invalid SQLite URL `{url}`"))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10))
+            .statement_cache_capacity(256);
+        let path = options.get_filename();
+        if let Some(parent) = path.parent()
+            && !parent.as_os_str().is_empty()
+            && !parent.exists()
+        {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("failed to create `{}`", parent.display()))?;
+        }
+        let pool = SqlitePoolOptions::new()
+            .max_connections(connections.max(1))
+            .min_connections(1)
+            .connect_with(options)
+            .await
+            .with_context(|| format!("failed to open the SQLite database `{url}`"))?;
+        sqlx::migrate!("migrations/sqlite")
+            .run(&pool)
+            .await
+            .context("failed to apply the SQLite migrations")?;
+        Ok(Self(pool))
+    }
+
+    /// Starts a write transaction that takes the write lock at once, so two publishes
+    /// never deadlock upgrading read locks.
+    async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>, DbError> {
+        Ok(self.0.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    async fn refresh_search(
+        tx: &mut Transaction<'static, Sqlite>,
+        skill_id: i64,
+        tags: &str,
+    ) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM skills_search WHERE rowid = $1")
+            .bind(skill_id)
+            .execute(&mut **tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO skills_search (rowid, slug, display_name, summary, tags, body) \
+             SELECT s.id, replace(s.slug, '-', ' '), s.display_name, COALESCE(s.summary, ''), $2, \
+             COALESCE(substr(v.skill_md, 1, 200000), '') \
+             FROM skills s LEFT JOIN skill_versions v ON v.id = s.latest_version_id WHERE s.id = $1",
+        )
+        .bind(skill_id)
+        .bind(tags)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
+impl_store!(SqliteStore, Backend::Sqlite, {
+    async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
+        if query.terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let expression = query
+            .terms
+            .iter()
+            .map(|term| format!("\"{term}\"*"))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let mut filters = String::new();
+        if query.highlighted_only {
+            filters.push_str(" AND s.highlighted");
+        }
+        if query.non_suspicious_only {
+            filters.push_str(" AND NOT s.is_suspicious");
+        }
+        let sql = format!(
+            "SELECT {SKILL_COLUMNS}, -bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS text_rank \
+             FROM skills_search JOIN skills s ON s.id = skills_search.rowid {SKILL_JOINS} \
+             WHERE skills_search MATCH $1 AND {VISIBLE}{filters} \
+             ORDER BY bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) LIMIT $2"
+        );
+        Ok(sqlx::query_as::<_, SearchRow>(sqlx::AssertSqlSafe(sql))
+            .bind(expression)
+            .bind(query.limit)
+            .fetch_all(&self.0)
+            .await?)
+    }
+});

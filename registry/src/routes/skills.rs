@@ -1,0 +1,819 @@
+//! Public skill reads: search, list, detail, versions, files, scan, moderation, resolve,
+//! download; and stars.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::app::AppState;
+use crate::archive::{ArchiveMeta, build_zip};
+use crate::auth::{ClientIp, MaybeUser, RequireUser};
+use crate::bundle::normalize_slug;
+use crate::db::{ListQuery, ListSort, SearchQuery, SkillDetailRow, SkillRow, User, VersionRow};
+use crate::error::{AppError, AppResult};
+use crate::extract::{AppPath, Params};
+use crate::pagination;
+use crate::routes::{json_ok, views};
+
+const SKILL_NOT_FOUND: &str = "Skill not found";
+const VERSION_NOT_FOUND: &str = "Version not found";
+const BLOCKED_SKILL: &str =
+    "Blocked: this skill has been flagged as malicious by ClawScan and cannot be downloaded.";
+const BLOCKED_VERSION: &str = "Blocked: this skill version has been flagged as malicious by ClawScan and cannot be downloaded.";
+const TRENDING_WINDOW_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
+/// Looks a skill up by slug (and optional owner) whatever its visibility.
+pub(crate) async fn find_any_skill(
+    state: &AppState,
+    slug: &str,
+    owner: Option<&str>,
+) -> AppResult<SkillDetailRow> {
+    let slug = normalize_slug(slug);
+    if slug.is_empty() || slug.len() > 200 {
+        return Err(AppError::not_found(SKILL_NOT_FOUND));
+    }
+    let skill = state
+        .store
+        .find_skill(&slug)
+        .await?
+        .ok_or_else(|| AppError::not_found(SKILL_NOT_FOUND))?;
+    if owner.is_some_and(|owner| owner != skill.skill.owner_handle) {
+        return Err(AppError::not_found(SKILL_NOT_FOUND));
+    }
+    Ok(skill)
+}
+
+/// A skill that is publicly readable: not deleted, has a version.
+async fn find_public_skill(
+    state: &AppState,
+    slug: &str,
+    params: &Params,
+) -> AppResult<SkillDetailRow> {
+    let skill = find_any_skill(state, slug, params.owner().as_deref()).await?;
+    if skill.skill.soft_deleted_at.is_some() || skill.skill.latest_version_id.is_none() {
+        return Err(AppError::not_found(SKILL_NOT_FOUND));
+    }
+    Ok(skill)
+}
+
+/// The version a request names by `version` or `tag` (unknown tag: latest when
+/// `tag_falls_back`, else 404), or the latest.
+async fn select_version(
+    state: &AppState,
+    skill: &SkillRow,
+    params: &Params,
+    tag_falls_back: bool,
+) -> AppResult<VersionRow> {
+    let store = &state.store;
+    if let Some(version) = params.text("version") {
+        let row = store
+            .find_version(skill.id, version)
+            .await?
+            .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
+        if row.soft_deleted_at.is_some() {
+            return Err(AppError::Gone("Version not available".into()));
+        }
+        return Ok(row);
+    }
+    if let Some(tag) = params.text("tag") {
+        match store.find_tagged_version(skill.id, tag).await? {
+            Some(row) if row.soft_deleted_at.is_none() => return Ok(row),
+            Some(_) => return Err(AppError::Gone("Version not available".into())),
+            None if !tag_falls_back => return Err(AppError::not_found(VERSION_NOT_FOUND)),
+            None => {}
+        }
+    }
+    let latest = skill
+        .latest_version_id
+        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
+    store
+        .find_version_by_id(latest)
+        .await?
+        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))
+}
+
+fn search_terms(query: &str) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    for word in query.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        let word: String = word.to_lowercase().chars().take(64).collect();
+        if !terms.contains(&word) {
+            terms.push(word);
+        }
+        if terms.len() == 16 {
+            break;
+        }
+    }
+    terms
+}
+
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// Final relevance: backend text rank squashed to 0..1, slug and name token boosts, and a
+/// small log-capped popularity prior.
+fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank: f64) -> f64 {
+    let mut score = text_rank.max(0.0) / (1.0 + text_rank.max(0.0));
+    if row.slug == query.trim().to_lowercase() {
+        score += 5.0;
+    }
+    let slug_words: Vec<String> = words(&row.slug).collect();
+    let name_words: Vec<String> = words(&row.display_name).collect();
+    for term in terms {
+        if slug_words.iter().any(|word| word == term) {
+            score += 1.5;
+        } else if slug_words
+            .iter()
+            .any(|word| word.starts_with(term.as_str()))
+        {
+            score += 0.75;
+        }
+        if name_words.iter().any(|word| word == term) {
+            score += 1.0;
+        } else if name_words
+            .iter()
+            .any(|word| word.starts_with(term.as_str()))
+        {
+            score += 0.5;
+        }
+    }
+    let popularity = (row.downloads + 2 * row.stars + row.installs_all_time).max(0) as f64;
+    score + ((1.0 + popularity).log10() / 4.0).min(0.5)
+}
+
+fn search_result(row: &SkillRow, score: f64) -> Value {
+    json!({
+        "score": score,
+        "slug": row.slug,
+        "displayName": row.display_name,
+        "summary": row.summary,
+        "version": row.latest_version,
+        "updatedAt": row.updated_at,
+        "downloads": row.downloads,
+        "ownerHandle": row.owner_handle,
+        "owner": {
+            "handle": row.owner_handle,
+            "displayName": row.owner_display_name,
+            "image": row.owner_image,
+        },
+    })
+}
+
+/// Text search over skills.
+#[utoipa::path(get, path = "/api/v1/search", tag = "skills",
+    params(
+        ("q" = Option<String>, Query, description = "search text"),
+        ("limit" = Option<i64>, Query, description = "results, 1-100 (default 10)"),
+        ("mode" = Option<String>, Query, description = "`exact`: only the skill whose slug equals `q`"),
+        ("highlightedOnly" = Option<bool>, Query, description = "only highlighted skills"),
+        ("nonSuspiciousOnly" = Option<bool>, Query, description = "drop suspicious skills (legacy alias `nonSuspicious`)"),
+    ),
+    responses((status = 200, description = "results, best first", content_type = "application/json"),
+              (status = 400, description = "invalid parameter", body = String, content_type = "text/plain")))]
+pub async fn search_skills(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+    let limit = params.clamped("limit", 10, 1, 100)?;
+    let highlighted_only = params.flag("highlightedOnly")? || params.flag("approvedOnly")?;
+    let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
+    let exact = match params.text("mode") {
+        None => false,
+        Some(mode) if mode.eq_ignore_ascii_case("exact") => true,
+        Some(_) => return Err(AppError::bad_request("Invalid search mode")),
+    };
+    let query = params.text("q").unwrap_or("");
+    if query.is_empty() {
+        return Ok(json_ok(json!({ "results": [] })));
+    }
+    if exact {
+        let slug = normalize_slug(query);
+        let results = match state.store.find_skill(&slug).await? {
+            Some(detail)
+                if is_listed(&detail.skill)
+                    && (!non_suspicious_only || !detail.skill.is_suspicious)
+                    && (!highlighted_only || detail.skill.highlighted) =>
+            {
+                let score = relevance(query, &search_terms(query), &detail.skill, 1.0);
+                vec![search_result(&detail.skill, score)]
+            }
+            _ => Vec::new(),
+        };
+        return Ok(json_ok(json!({ "results": results })));
+    }
+    let terms = search_terms(query);
+    let candidates = state
+        .store
+        .search_skills(&SearchQuery {
+            terms: terms.clone(),
+            limit: (limit * 5).max(50),
+            highlighted_only,
+            non_suspicious_only,
+        })
+        .await?;
+    let mut scored: Vec<(f64, SkillRow)> = candidates
+        .into_iter()
+        .map(|hit| {
+            (
+                relevance(query, &terms, &hit.skill, hit.text_rank),
+                hit.skill,
+            )
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| b.1.updated_at.cmp(&a.1.updated_at))
+            .then_with(|| a.1.slug.cmp(&b.1.slug))
+    });
+    let results: Vec<Value> = scored
+        .iter()
+        .take(usize::try_from(limit).unwrap_or(10))
+        .map(|(score, row)| search_result(row, *score))
+        .collect();
+    Ok(json_ok(json!({ "results": results })))
+}
+
+fn is_listed(row: &SkillRow) -> bool {
+    row.soft_deleted_at.is_none() && !row.is_malware_blocked && row.latest_version_id.is_some()
+}
+
+/// A page of skills.
+#[utoipa::path(get, path = "/api/v1/skills", tag = "skills",
+    params(
+        ("limit" = Option<i64>, Query, description = "page size, 1-200 (default 25)"),
+        ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page"),
+        ("sort" = Option<String>, Query, description = "updated (default), recommended|default, createdAt|newest, downloads, stars|rating, installsCurrent|installs, installsAllTime, trending, name"),
+        ("prefix" = Option<String>, Query, description = "slug prefix (name order)"),
+        ("nonSuspiciousOnly" = Option<bool>, Query, description = "drop suspicious skills (legacy alias `nonSuspicious`)"),
+    ),
+    responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
+              (status = 400, description = "invalid sort or parameter", body = String, content_type = "text/plain")))]
+pub async fn list_skills(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+    let limit = params.clamped("limit", 25, 1, 200)?;
+    let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
+    let prefix = match params.text("prefix") {
+        None => None,
+        Some(prefix) => {
+            let prefix = prefix.to_lowercase();
+            let valid = prefix.len() <= 96
+                && prefix.as_bytes()[0].is_ascii_alphanumeric()
+                && prefix
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !valid {
+                return Err(AppError::bad_request("Invalid prefix query parameter"));
+            }
+            Some(prefix)
+        }
+    };
+    let sort = match params.text("sort") {
+        None if prefix.is_some() => ListSort::Name,
+        None => ListSort::Updated,
+        Some(text) => ListSort::parse(text)
+            .ok_or_else(|| AppError::bad_request("Invalid sort query parameter"))?,
+    };
+    if prefix.is_some() && sort != ListSort::Name {
+        return Err(AppError::bad_request(
+            "Prefix listing only supports name sort",
+        ));
+    }
+    let after = pagination::decode_skill_cursor(sort, params.text("cursor"));
+    let mut rows = state
+        .store
+        .list_skills(&ListQuery {
+            sort,
+            after,
+            limit,
+            non_suspicious_only,
+            prefix,
+            trending_since: chrono::Utc::now().timestamp_millis() - TRENDING_WINDOW_MS,
+        })
+        .await?;
+    let page = usize::try_from(limit).unwrap_or(25);
+    let more = rows.len() > page;
+    rows.truncate(page);
+    let next_cursor = match (more, sort, rows.last()) {
+        (true, sort, Some(last)) if sort != ListSort::Trending => {
+            pagination::encode_skill_cursor(sort, last)
+        }
+        _ => None,
+    };
+    let items: Vec<Value> = rows.iter().map(views::list_item).collect();
+    Ok(json_ok(
+        json!({ "items": items, "nextCursor": next_cursor }),
+    ))
+}
+
+/// One skill.
+#[utoipa::path(get, path = "/api/v1/skills/{slug}", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug"),
+           ("ownerHandle" = Option<String>, Query, description = "owner qualifier (alias `owner`)")),
+    responses((status = 200, description = "`{skill, latestVersion, metadata, owner, moderation}`", content_type = "application/json"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn get_skill(
+    State(state): State<AppState>,
+    AppPath(slug): AppPath<String>,
+    params: Params,
+) -> AppResult<Response> {
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    if detail.skill.is_malware_blocked {
+        return Err(AppError::not_found(SKILL_NOT_FOUND));
+    }
+    let row = &detail.skill;
+    let description = detail
+        .latest_skill_md
+        .as_deref()
+        .filter(|text| text.len() <= 200 * 1024);
+    Ok(json_ok(json!({
+        "skill": {
+            "slug": row.slug,
+            "displayName": row.display_name,
+            "summary": row.summary,
+            "icon": Value::Null,
+            "description": description,
+            "tags": views::tags(row),
+            "stats": views::stats(row),
+            "createdAt": row.created_at,
+            "updatedAt": row.updated_at,
+        },
+        "latestVersion": views::latest_version(row),
+        "metadata": views::metadata(row),
+        "owner": views::owner(row),
+        "moderation": views::skill_moderation(&detail),
+    })))
+}
+
+/// Moderation information of a skill.
+#[utoipa::path(get, path = "/api/v1/skills/{slug}/moderation", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug")),
+    responses((status = 200, description = "`{moderation}`", content_type = "application/json"),
+              (status = 404, description = "`Moderation details unavailable`", body = String, content_type = "text/plain")))]
+pub async fn get_moderation(
+    State(state): State<AppState>,
+    AppPath(slug): AppPath<String>,
+    MaybeUser(user): MaybeUser,
+    params: Params,
+) -> AppResult<Response> {
+    let detail = find_any_skill(&state, &slug, params.owner().as_deref()).await?;
+    let row = &detail.skill;
+    let privileged = user
+        .as_deref()
+        .is_some_and(|user: &User| user.id == row.owner_id || user.role().is_staff());
+    let flagged = row.is_suspicious || row.is_malware_blocked;
+    let publicly_visible = row.soft_deleted_at.is_none();
+    if !(privileged || (flagged && publicly_visible)) {
+        return Err(AppError::not_found("Moderation details unavailable"));
+    }
+    let report = detail
+        .moderation_scan_json
+        .as_deref()
+        .and_then(views::scan_report);
+    let evidence: Vec<Value> = match &report {
+        Some(report) => {
+            let findings = if privileged {
+                report.findings.clone()
+            } else {
+                report.public_findings()
+            };
+            findings
+                .iter()
+                .map(|finding| {
+                    json!({
+                        "code": finding.code,
+                        "severity": finding.severity,
+                        "file": finding.file,
+                        "line": finding.line,
+                        "message": finding.message,
+                        "evidence": finding.evidence,
+                    })
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    Ok(json_ok(json!({
+        "moderation": {
+            "isSuspicious": row.is_suspicious,
+            "isMalwareBlocked": row.is_malware_blocked,
+            "verdict": report.as_ref().map_or("clean", |r| r.verdict.as_str()),
+            "reasonCodes": report.as_ref().map(|r| r.reason_codes.clone()).unwrap_or_default(),
+            "summary": report.as_ref().map(|r| r.summary.clone()),
+            "engineVersion": report.as_ref().map(|r| r.engine_label()),
+            "updatedAt": row.moderation_updated_at,
+            "legacyReason": Value::Null,
+            "evidence": evidence,
+        }
+    })))
+}
+
+/// Versions of a skill, newest first.
+#[utoipa::path(get, path = "/api/v1/skills/{slug}/versions", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug"),
+           ("limit" = Option<i64>, Query, description = "page size, 1-50 (default 20)"),
+           ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page")),
+    responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn list_versions(
+    State(state): State<AppState>,
+    AppPath(slug): AppPath<String>,
+    params: Params,
+) -> AppResult<Response> {
+    let limit = params.clamped("limit", 20, 1, 50)?;
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    let after = pagination::decode_version_cursor(params.text("cursor"));
+    let mut rows = state
+        .store
+        .list_versions(detail.skill.id, after, limit)
+        .await?;
+    let page = usize::try_from(limit).unwrap_or(20);
+    let more = rows.len() > page;
+    rows.truncate(page);
+    let next_cursor = if more {
+        rows.last().and_then(pagination::encode_version_cursor)
+    } else {
+        None
+    };
+    let items: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            json!({
+                "version": row.version,
+                "createdAt": row.created_at,
+                "changelog": row.changelog,
+                "changelogSource": row.changelog_source,
+            })
+        })
+        .collect();
+    Ok(json_ok(
+        json!({ "items": items, "nextCursor": next_cursor }),
+    ))
+}
+
+/// One version with its files.
+#[utoipa::path(get, path = "/api/v1/skills/{slug}/versions/{version}", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "`{skill, version}`", content_type = "application/json"),
+              (status = 404, description = "`Skill not found` or `Version not found`", body = String, content_type = "text/plain"),
+              (status = 410, description = "`Version not available`", body = String, content_type = "text/plain")))]
+pub async fn get_version(
+    State(state): State<AppState>,
+    AppPath((slug, version)): AppPath<(String, String)>,
+    params: Params,
+) -> AppResult<Response> {
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    let row = state
+        .store
+        .find_version(detail.skill.id, version.trim())
+        .await?
+        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
+    if row.soft_deleted_at.is_some() {
+        return Err(AppError::Gone("Version not available".into()));
+    }
+    let files = state.store.version_files(row.id).await?;
+    let mut version = json!({
+        "version": row.version,
+        "createdAt": row.created_at,
+        "changelog": row.changelog,
+        "changelogSource": row.changelog_source,
+        "license": "MIT-0",
+        "files": files.iter().map(views::file).collect::<Vec<_>>(),
+    });
+    if let (Some(security), Some(object)) = (views::security(&row), version.as_object_mut()) {
+        object.insert("security".into(), security);
+    }
+    Ok(json_ok(json!({
+        "skill": { "slug": detail.skill.slug, "displayName": detail.skill.display_name },
+        "version": version,
+    })))
+}
+
+/// Scan information of a version.
+#[utoipa::path(get, path = "/api/v1/skills/{slug}/scan", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug"),
+           ("version" = Option<String>, Query, description = "version (default latest)"),
+           ("tag" = Option<String>, Query, description = "tag instead of a version")),
+    responses((status = 200, description = "`{skill, version, moderation, security}`", content_type = "application/json"),
+              (status = 404, description = "`Skill not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn get_scan(
+    State(state): State<AppState>,
+    AppPath(slug): AppPath<String>,
+    params: Params,
+) -> AppResult<Response> {
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    let version = select_version(&state, &detail.skill, &params, false).await?;
+    let row = &detail.skill;
+    let source = match row.moderation_version_id {
+        Some(id) if id == version.id => Some(version.clone()),
+        Some(id) => state.store.find_version_by_id(id).await?,
+        None => None,
+    };
+    let moderation = json!({
+        "scope": "skill",
+        "sourceVersion": source.as_ref().map(|v| json!({ "version": v.version, "createdAt": v.created_at })),
+        "matchesRequestedVersion": source.as_ref().is_some_and(|v| v.id == version.id),
+        "isPendingScan": false,
+        "isMalwareBlocked": row.is_malware_blocked,
+        "isSuspicious": row.is_suspicious,
+        "isHiddenByMod": false,
+        "isRemoved": false,
+    });
+    Ok(json_ok(json!({
+        "skill": { "slug": row.slug, "displayName": row.display_name },
+        "version": {
+            "version": version.version,
+            "createdAt": version.created_at,
+            "changelogSource": version.changelog_source,
+        },
+        "moderation": moderation,
+        "security": views::security(&version),
+    })))
+}
+
+fn content_disposition(file_name: &str) -> HeaderValue {
+    let encoded =
+        percent_encoding::utf8_percent_encode(file_name, percent_encoding::NON_ALPHANUMERIC);
+    HeaderValue::from_str(&format!("attachment; filename*=UTF-8''{encoded}"))
+        .unwrap_or_else(|_| HeaderValue::from_static("attachment"))
+}
+
+/// One file of a version (raw bytes, or text with `preview=1`).
+#[utoipa::path(get, path = "/api/v1/skills/{slug}/file", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug"),
+           ("path" = String, Query, description = "file path inside the skill"),
+           ("version" = Option<String>, Query, description = "version (default latest)"),
+           ("tag" = Option<String>, Query, description = "tag (unknown tags fall back to latest)"),
+           ("preview" = Option<bool>, Query, description = "serve as UTF-8 text")),
+    responses((status = 200, description = "file bytes", content_type = "application/octet-stream"),
+              (status = 400, description = "`Missing path`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`File not found`", body = String, content_type = "text/plain")))]
+pub async fn get_file(
+    State(state): State<AppState>,
+    AppPath(slug): AppPath<String>,
+    params: Params,
+) -> AppResult<Response> {
+    let path = params
+        .0
+        .get("path")
+        .map(|p| p.trim().trim_start_matches('/').to_owned())
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| AppError::bad_request("Missing path"))?;
+    let preview = params.flag("preview")?;
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    if detail.skill.is_malware_blocked {
+        return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
+    }
+    let version = select_version(&state, &detail.skill, &params, true).await?;
+    let files = state.store.version_files(version.id).await?;
+    let file = files
+        .iter()
+        .find(|file| file.path == path)
+        .or_else(|| {
+            files
+                .iter()
+                .find(|file| file.path.eq_ignore_ascii_case(&path))
+        })
+        .ok_or_else(|| AppError::not_found("File not found"))?;
+    if preview && file.size > 200 * 1024 {
+        return Err(AppError::PayloadTooLarge(
+            "File exceeds 200KB preview limit".into(),
+        ));
+    }
+    if file.size > 10 * 1024 * 1024 {
+        return Err(AppError::PayloadTooLarge("File exceeds 10MB limit".into()));
+    }
+    let bytes = state
+        .storage
+        .get(&file.sha256)
+        .await?
+        .ok_or_else(|| AppError::Gone("File missing in storage".into()))?;
+    let mut headers = HeaderMap::new();
+    if preview {
+        if std::str::from_utf8(&bytes).is_err() {
+            return Err(AppError::UnsupportedMediaType(
+                "File cannot be previewed as text".into(),
+            ));
+        }
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+    } else {
+        let content_type = file
+            .content_type
+            .as_deref()
+            .unwrap_or("application/octet-stream");
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_str(content_type)
+                .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream")),
+        );
+        let base = file.path.rsplit('/').next().unwrap_or(&file.path);
+        headers.insert(header::CONTENT_DISPOSITION, content_disposition(base));
+    }
+    let sha = HeaderValue::from_str(&file.sha256).unwrap_or_else(|_| HeaderValue::from_static(""));
+    headers.insert(header::ETAG, sha.clone());
+    headers.insert("x-content-sha256", sha);
+    headers.insert("x-content-size", HeaderValue::from(file.size));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=60"),
+    );
+    Ok((StatusCode::OK, headers, bytes).into_response())
+}
+
+/// Resolves a bundle fingerprint to a version.
+#[utoipa::path(get, path = "/api/v1/resolve", tag = "skills",
+    params(("slug" = String, Query, description = "skill slug"),
+           ("hash" = String, Query, description = "bundle fingerprint (64 hex)"),
+           ("ownerHandle" = Option<String>, Query, description = "owner qualifier")),
+    responses((status = 200, description = "`{slug, match, latestVersion}`", content_type = "application/json"),
+              (status = 400, description = "`Missing slug or hash` / `Invalid hash`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn resolve_skill(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+    let (Some(slug), Some(hash)) = (params.text("slug"), params.text("hash")) else {
+        return Err(AppError::bad_request("Missing slug or hash"));
+    };
+    let hash = hash.to_ascii_lowercase();
+    if !crate::storage::is_sha256_hex(&hash) {
+        return Err(AppError::bad_request("Invalid hash"));
+    }
+    let detail = find_any_skill(&state, slug, params.owner().as_deref()).await?;
+    let row = &detail.skill;
+    if row.soft_deleted_at.is_some() {
+        return Err(AppError::not_found(SKILL_NOT_FOUND));
+    }
+    let matched = state
+        .store
+        .find_version_by_fingerprint(row.id, &hash)
+        .await?;
+    let latest = if row.is_malware_blocked {
+        None
+    } else {
+        row.latest_version
+            .as_ref()
+            .map(|version| json!({ "version": version }))
+    };
+    Ok(json_ok(json!({
+        "slug": normalize_slug(slug),
+        "match": matched.map(|version| json!({ "version": version.version })),
+        "latestVersion": latest,
+    })))
+}
+
+/// The ZIP of a version.
+#[utoipa::path(get, path = "/api/v1/download", tag = "skills",
+    params(("slug" = String, Query, description = "skill slug"),
+           ("version" = Option<String>, Query, description = "exact version"),
+           ("tag" = Option<String>, Query, description = "tag (unknown tags fall back to latest)"),
+           ("ownerHandle" = Option<String>, Query, description = "owner qualifier")),
+    responses((status = 200, description = "deterministic ZIP", content_type = "application/zip"),
+              (status = 403, description = "blocked download", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found` / `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn download_skill(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    ClientIp(ip): ClientIp,
+    params: Params,
+) -> AppResult<Response> {
+    let slug = params
+        .text("slug")
+        .ok_or_else(|| AppError::bad_request("Missing slug"))?;
+    let detail = find_public_skill(&state, slug, &params).await?;
+    let row = &detail.skill;
+    if row.is_malware_blocked {
+        return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
+    }
+    let version = select_version(&state, row, &params, true).await?;
+    if version.verdict == "malicious" {
+        return Err(AppError::Forbidden(BLOCKED_VERSION.into()));
+    }
+    let archive = match state.zip_cache.get(version.id, &row.slug) {
+        Some(bytes) => bytes,
+        None => {
+            let files = state.store.version_files(version.id).await?;
+            let mut contents = Vec::with_capacity(files.len());
+            for file in files {
+                let bytes = state
+                    .storage
+                    .get(&file.sha256)
+                    .await?
+                    .ok_or_else(|| AppError::Gone("File missing in storage".into()))?;
+                contents.push((file.path, bytes));
+            }
+            let meta = ArchiveMeta {
+                owner_id: row.owner_id.to_string(),
+                slug: &row.slug,
+                version: &version.version,
+                published_at: version.created_at,
+            };
+            let bytes = Bytes::from(build_zip(&contents, &meta)?);
+            state.zip_cache.insert(version.id, &row.slug, bytes.clone());
+            bytes
+        }
+    };
+    let actor = match (&user, ip) {
+        (Some(user), _) => format!("user:{}", user.id),
+        (None, Some(ip)) => format!("ip:{ip}"),
+        (None, None) => "ip:unknown".to_owned(),
+    };
+    count_download(&state, row.id, actor).await;
+    let file_name = format!("{}-{}.zip", normalize_slug(slug), version.version);
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/zip"),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
+            .unwrap_or_else(|_| HeaderValue::from_static("attachment")),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=60"),
+    );
+    Ok((StatusCode::OK, headers, archive).into_response())
+}
+
+/// Counts a download once per actor and UTC day; failures are logged, never fatal.
+async fn count_download(state: &AppState, skill_id: i64, actor: String) {
+    let now = chrono::Utc::now().timestamp_millis();
+    let day = now.div_euclid(86_400_000);
+    if let Ok(mut seen) = state.counted_downloads.lock() {
+        if seen.0 != day {
+            seen.0 = day;
+            seen.1.clear();
+        }
+        if !seen.1.insert((skill_id, actor.clone())) {
+            return;
+        }
+    }
+    if let Err(error) = state
+        .store
+        .record_download(skill_id, &actor, day, now)
+        .await
+    {
+        tracing::warn!(error = %error, "failed to count a download");
+    }
+}
+
+/// Stars a skill.
+#[utoipa::path(post, path = "/api/v1/stars/{slug}", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug")),
+    responses((status = 200, description = "`{ok, starred, alreadyStarred}`", content_type = "application/json"),
+              (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn star_skill(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    AppPath(slug): AppPath<String>,
+    params: Params,
+) -> AppResult<Response> {
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    let now = chrono::Utc::now().timestamp_millis();
+    let changed = state
+        .store
+        .set_star(detail.skill.id, user.id, true, now)
+        .await?;
+    Ok(json_ok(
+        json!({ "ok": true, "starred": changed, "alreadyStarred": !changed }),
+    ))
+}
+
+/// Removes a star.
+#[utoipa::path(delete, path = "/api/v1/stars/{slug}", tag = "skills",
+    params(("slug" = String, Path, description = "skill slug")),
+    responses((status = 200, description = "`{ok, unstarred, alreadyUnstarred}`", content_type = "application/json"),
+              (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn unstar_skill(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    AppPath(slug): AppPath<String>,
+    params: Params,
+) -> AppResult<Response> {
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    let now = chrono::Utc::now().timestamp_millis();
+    let changed = state
+        .store
+        .set_star(detail.skill.id, user.id, false, now)
+        .await?;
+    Ok(json_ok(
+        json!({ "ok": true, "unstarred": changed, "alreadyUnstarred": !changed }),
+    ))
+}

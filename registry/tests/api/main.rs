@@ -1,0 +1,11 @@
+//! API tests on a real server bound to `127.0.0.1:0`; every test runs on SQLite and on
+//! PostgreSQL (`both_backends!`).
+
+mod helpers;
+
+mod auth;
+mod bad_input;
+mod cross_cutting;
+mod moderation;
+mod publish;
+mod reads;
