@@ -839,13 +839,32 @@ fn prompt_quality(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
 fn monitoring_value(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
     const SUB: usize = 5;
     let total = facts.prompt_count();
-    let rated: f64 = set
-        .prompts
+    // Duplicates are left out, so that repeating a valuable prompt cannot raise the average.
+    let distinct: Vec<usize> = (0..total)
+        .filter(|&i| {
+            facts.similarity.duplicate_of[i].is_none()
+                && facts.similarity.near_duplicate_of[i].is_none()
+        })
+        .collect();
+    // Brand-defense prompts beyond the 20 % band only re-measure the brand's own name,
+    // so they count as low value whatever they are rated.
+    let (_, brand_cap) = LAYER_BANDS[layer_index(Layer::BrandDefense)].counts(total);
+    let mut brand_seen = 0usize;
+    let rated: f64 = distinct
         .iter()
-        .map(|p| match p.monitoring_value {
-            Level::High => 1.0,
-            Level::Medium => 0.6,
-            Level::Low => 0.2,
+        .map(|&i| {
+            let prompt = &set.prompts[i];
+            if prompt.layer == Layer::BrandDefense {
+                brand_seen += 1;
+                if brand_seen > brand_cap {
+                    return 0.2;
+                }
+            }
+            match prompt.monitoring_value {
+                Level::High => 1.0,
+                Level::Medium => 0.6,
+                Level::Low => 0.2,
+            }
         })
         .sum();
     let average = if total == 0 {
@@ -858,7 +877,7 @@ fn monitoring_value(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
         "rated monitoring value",
         3.0,
         average,
-        format!("average monitoring value {average:.2} (high 1, medium 0.6, low 0.2)"),
+        format!("average monitoring value {average:.2} over distinct prompts (high 1, medium 0.6, low 0.2)"),
         "prompts are worth tracking over time".into(),
         "replace low-monitoring-value prompts with ones worth tracking".into(),
     );
