@@ -5,8 +5,11 @@
 //! reports ([`report`]). The `promptset` binary is a thin CLI over it, and the
 //! registry validates uploads with the same validator.
 
+pub mod brief;
 pub mod diagnostic;
 pub mod error;
+pub mod generate;
+pub mod llm;
 pub mod model;
 pub mod schema;
 

@@ -1,0 +1,3 @@
+//! Generation benchmarks (filled in as the generator lands).
+
+fn main() {}

@@ -1,0 +1,732 @@
+//! Deterministic prompt-set generation from a client brief.
+//!
+//! The operating model: business model → topic map → prompt layers → funnel stages →
+//! monitoring set. [`topics`] plans the map; this module splits the pack into layers
+//! (60 / 30 / 10 by default, 6 / 3 / 1 per topic of ten) and stages ([`funnel`]), fills
+//! each slot with a template variant chosen by the seed ([`templates`], [`rng`]) that
+//! obeys the layer rules (non-brand prompts never name the brand, competitor prompts
+//! name a rival or ask for alternatives, brand-defense prompts name the brand) and is
+//! not a near-duplicate of one already taken ([`text`]), and then fills every other
+//! field by rule ([`strategy`]). The same brief, options and templates always give
+//! byte-identical output.
+
+pub mod funnel;
+pub mod rng;
+pub mod strategy;
+pub mod templates;
+pub mod text;
+pub mod topics;
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use minijinja::Value;
+
+use crate::brief::Brief;
+use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, Topic};
+use funnel::{Intent, apportion, stage_weights};
+use rng::{SplitMix64, stable_hash};
+use templates::{Templates, Variant};
+use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similarity, tokens};
+use topics::{PlannedTopic, names_to_keep};
+
+/// What can go wrong while generating.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// A template failed to compile or render.
+    #[error("template `{name}`{}: {message}", if *line > 0 { format!(" line {line}") } else { String::new() })]
+    Template {
+        /// The template's name relative to the templates folder.
+        name: String,
+        /// The 1-based line, 0 when unknown.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A templates folder could not be read.
+    #[error("failed to read templates from `{}`", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The requested language has no templates.
+    #[error("no prompt templates for language `{lang}`; available: {available}")]
+    UnknownLanguage {
+        /// The language asked for.
+        lang: String,
+        /// The languages that have templates.
+        available: String,
+    },
+    /// The options ask for an empty pack.
+    #[error("`{option}` must be at least 1")]
+    EmptyPack {
+        /// The option that is zero.
+        option: &'static str,
+    },
+}
+
+/// How big a pack to build and how to phrase it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Number of topics in the map (default 5).
+    pub topics: usize,
+    /// Prompts per topic (default 10).
+    pub prompts_per_topic: usize,
+    /// Chooses among template variants; same seed, same output.
+    pub seed: u64,
+    /// Language of the prompts; `None` takes the brief's first language with templates.
+    pub lang: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            topics: 5,
+            prompts_per_topic: 10,
+            seed: 0,
+            lang: None,
+        }
+    }
+}
+
+/// The target share of each layer, in non-brand, competitor, brand-defense order: the
+/// middle of the bands a monitoring set should sit in (60-70 %, 20-25 %, 10-20 %), so a
+/// ten-prompt topic gets 6-7 non-brand, 2-3 competitor and 1-2 brand-defense prompts.
+pub const LAYER_TARGET: [f64; 3] = [0.65, 0.225, 0.125];
+
+/// A generated prompt set and what the analyst should know about it.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The prompt set.
+    pub set: PromptSet<'static>,
+    /// Things worth a warning on stderr (thin brief, short topics, language fallback).
+    pub warnings: Vec<String>,
+    /// The language the prompts are written in.
+    pub language: String,
+}
+
+/// A reusable generator: compiled templates, shared across briefs and threads.
+#[derive(Debug)]
+pub struct Generator {
+    templates: Templates,
+}
+
+/// One filled prompt before it becomes a [`Prompt`].
+#[derive(Debug, Clone)]
+struct Filled {
+    topic: usize,
+    layer: Layer,
+    intent: Intent,
+    text: String,
+    tokens: BTreeSet<String>,
+    product_line: Option<String>,
+    customer: String,
+    market: String,
+    competitor: Option<String>,
+}
+
+impl Generator {
+    /// A generator over the built-in templates, overridden by `templates_dir` if given.
+    pub fn new(templates_dir: Option<&std::path::Path>) -> Result<Generator, GenerateError> {
+        Ok(Generator {
+            templates: Templates::new(templates_dir)?,
+        })
+    }
+
+    /// The compiled templates.
+    pub fn templates(&self) -> &Templates {
+        &self.templates
+    }
+
+    /// Builds the prompt set of `brief`.
+    pub fn generate(&self, brief: &Brief, options: &Options) -> Result<Generated, GenerateError> {
+        if options.topics == 0 {
+            return Err(GenerateError::EmptyPack { option: "--topics" });
+        }
+        if options.prompts_per_topic == 0 {
+            return Err(GenerateError::EmptyPack {
+                option: "--prompts-per-topic",
+            });
+        }
+        let mut warnings = Vec::new();
+        let mut plan = topics::plan(brief, options.topics);
+        let language = self.pick_language(brief, options, &mut plan.inferences, &mut warnings)?;
+        if brief.is_thin() {
+            warnings.push(
+                "the brief is thin (no product lines, no priority topics, no competitors); the set is built from inferred topics, see `key_inferences`"
+                    .to_owned(),
+            );
+        }
+        if brief.competitors.is_empty() {
+            plan.inferences.push(
+                "no competitors were given, so competitor-comparison prompts ask for alternatives and comparisons without naming rivals"
+                    .to_owned(),
+            );
+        }
+        if brief.core_product_lines.is_empty() {
+            plan.inferences.push(format!(
+                "no product lines were given, so prompts refer to the category `{}` instead of named products",
+                plan.category
+            ));
+        }
+        if plan.topics.len() < options.topics {
+            plan.inferences.push(format!(
+                "only {} distinct topics could be supported by the brief, fewer than the {} asked for",
+                plan.topics.len(),
+                options.topics
+            ));
+        }
+
+        let counts = layer_counts(plan.topics.len(), options.prompts_per_topic);
+        let keep = names_to_keep(brief);
+        let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+        let mut competitors: Vec<(u32, &str)> = brief
+            .competitors
+            .iter()
+            .map(|c| (c.overlap_tier.map_or(2, |t| t.weight()), c.name.trim()))
+            .collect();
+        competitors.sort_by(|a, b| b.0.cmp(&a.0));
+        let competitors: Vec<&str> = competitors.into_iter().map(|(_, n)| n).collect();
+        let season = brief
+            .optional_context
+            .get("seasonality")
+            .and_then(|v| v.as_str())
+            .map(|s| phrase(s, &keep));
+
+        let mut filled: Vec<Filled> = Vec::new();
+        for (index, topic) in plan.topics.iter().enumerate() {
+            let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
+            let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+            let mut slot = 0usize;
+            let before = filled.len();
+            for (layer_index, layer) in Layer::ALL.iter().enumerate() {
+                let per_stage = apportion(
+                    counts[index][layer_index],
+                    &stage_weights(*layer, brief.business_model),
+                    index,
+                );
+                for (stage_index, stage) in FunnelStage::ALL.iter().enumerate() {
+                    for _ in 0..per_stage[stage_index] {
+                        let fill = FillContext {
+                            brief,
+                            topic,
+                            topic_index: index,
+                            category: &plan.category,
+                            keep: &keep,
+                            competitors: &competitors,
+                            season: season.as_deref(),
+                            language: &language,
+                        };
+                        let found = self
+                            .fill_slot(&fill, *layer, *stage, slot, offsets, &mut rng, &filled)?;
+                        let found = match found {
+                            Some(found) => Some(found),
+                            // The stage ran dry: any stage of the layer will do.
+                            None => {
+                                let mut other = None;
+                                for fallback in FunnelStage::ALL {
+                                    if *fallback == *stage
+                                        || stage_weights(*layer, brief.business_model)
+                                            [fallback_index(*fallback)]
+                                            == 0.0
+                                    {
+                                        continue;
+                                    }
+                                    other = self.fill_slot(
+                                        &fill, *layer, *fallback, slot, offsets, &mut rng, &filled,
+                                    )?;
+                                    if other.is_some() {
+                                        break;
+                                    }
+                                }
+                                other
+                            }
+                        };
+                        slot += 1;
+                        if let Some(found) = found {
+                            filled.push(found);
+                        }
+                    }
+                }
+            }
+            let made = filled.len() - before;
+            if made < options.prompts_per_topic {
+                let message = format!(
+                    "topic `{}` got {made} of {} prompts: the templates ran out of distinct phrasings",
+                    topic.name, options.prompts_per_topic
+                );
+                plan.inferences.push(message.clone());
+                warnings.push(message);
+            }
+        }
+        // A topic without prompts cannot stay in the map (the set would not validate).
+        let used: BTreeSet<usize> = filled.iter().map(|f| f.topic).collect();
+        let set = strategy::assemble(
+            brief,
+            &plan,
+            &filled_to_prompts(brief, &plan.topics, &filled),
+            &used,
+            &language,
+        );
+        Ok(Generated {
+            set,
+            warnings,
+            language,
+        })
+    }
+
+    fn pick_language(
+        &self,
+        brief: &Brief,
+        options: &Options,
+        inferences: &mut Vec<String>,
+        warnings: &mut Vec<String>,
+    ) -> Result<String, GenerateError> {
+        let available = self.templates.languages();
+        let candidates = |code: &str| -> Vec<String> {
+            let lower = code.trim().to_lowercase().replace('_', "-");
+            let primary = lower.split('-').next().unwrap_or_default().to_owned();
+            vec![lower, primary]
+        };
+        if let Some(lang) = &options.lang {
+            return candidates(lang)
+                .into_iter()
+                .find(|c| available.contains(c))
+                .ok_or_else(|| GenerateError::UnknownLanguage {
+                    lang: lang.clone(),
+                    available: available.iter().cloned().collect::<Vec<_>>().join(", "),
+                });
+        }
+        for lang in &brief.languages {
+            if let Some(found) = candidates(lang).into_iter().find(|c| available.contains(c)) {
+                if brief.languages.len() > 1 {
+                    inferences.push(format!(
+                        "prompts are written in `{found}`, the first of the brief's languages with a template set"
+                    ));
+                }
+                return Ok(found);
+            }
+        }
+        let fallback = if available.contains("en") {
+            "en".to_owned()
+        } else {
+            available
+                .iter()
+                .next()
+                .cloned()
+                .unwrap_or_else(|| "en".to_owned())
+        };
+        if brief.languages.is_empty() {
+            inferences.push(format!(
+                "the brief names no language, so prompts are written in `{fallback}`"
+            ));
+        } else {
+            let message = format!(
+                "no template set for the brief's languages ({}); prompts are written in `{fallback}`",
+                brief.languages.join(", ")
+            );
+            inferences.push(message.clone());
+            warnings.push(message);
+        }
+        Ok(fallback)
+    }
+
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one slot needs all of its coordinates"
+    )]
+    fn fill_slot(
+        &self,
+        fill: &FillContext<'_>,
+        layer: Layer,
+        stage: FunnelStage,
+        slot: usize,
+        offsets: [usize; 4],
+        rng: &mut SplitMix64,
+        taken: &[Filled],
+    ) -> Result<Option<Filled>, GenerateError> {
+        let names = self
+            .templates
+            .slot_names(fill.language, layer, fill.topic.topic_type, stage);
+        if names.is_empty() {
+            return Ok(None);
+        }
+        // Each retry changes the market, customer, product and rival filled in.
+        for attempt in 0..4 {
+            let values = fill.values(slot, attempt, offsets);
+            let context = values.context(fill);
+            let mut pools: Vec<Vec<Variant>> = Vec::new();
+            for name in &names {
+                let mut pool = Vec::new();
+                self.templates.variants(name, stage, &context, &mut pool)?;
+                rng.shuffle(&mut pool);
+                pools.push(pool);
+            }
+            for variant in pools.into_iter().flatten() {
+                if !obeys_layer(&variant.text, layer, fill.brief, fill.language) {
+                    continue;
+                }
+                let candidate_tokens = tokens(&variant.text);
+                if candidate_tokens.len() < 4 {
+                    continue;
+                }
+                if taken
+                    .iter()
+                    .any(|t| similarity(&t.tokens, &candidate_tokens) >= NEAR_DUPLICATE)
+                {
+                    continue;
+                }
+                return Ok(Some(Filled {
+                    topic: fill.topic_index,
+                    layer,
+                    intent: variant.intent,
+                    text: variant.text,
+                    tokens: candidate_tokens,
+                    product_line: values.product_line,
+                    customer: values.customer,
+                    market: values.market,
+                    competitor: values.competitor,
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+fn fallback_index(stage: FunnelStage) -> usize {
+    match stage {
+        FunnelStage::Tofu => 0,
+        FunnelStage::Mofu => 1,
+        FunnelStage::Bofu => 2,
+    }
+}
+
+/// Words that make a prompt a comparison even without a rival's name.
+fn comparison_words(language: &str) -> &'static [&'static str] {
+    match language {
+        "zh" => &["替代", "对比", "比较", "相比", "竞品", "哪个好", "还是"],
+        _ => &[
+            "alternative",
+            "alternatives",
+            " vs ",
+            "versus",
+            "compare",
+            "compared",
+            "comparison",
+            "competitor",
+            "instead of",
+            "switch from",
+            "rival",
+        ],
+    }
+}
+
+/// The layer rules a prompt must obey.
+fn obeys_layer(text: &str, layer: Layer, brief: &Brief, language: &str) -> bool {
+    let names_brand = mentions(text, &brief.brand_name);
+    let names_rival = brief.competitors.iter().any(|c| mentions(text, &c.name));
+    match layer {
+        Layer::NonBrandDiscovery => !names_brand && !names_rival,
+        Layer::CompetitorComparison => {
+            let normalized = crate::lint::text::normalize(text);
+            let cue = crate::lint::text::has_comparison_cue(&normalized)
+                || comparison_words(language)
+                    .iter()
+                    .any(|w| normalized.contains(w));
+            // A rival's name alone is not enough: readers (and lint) recognise a
+            // comparison by its wording, in every language.
+            !names_brand && cue
+        }
+        Layer::BrandDefense => names_brand,
+    }
+}
+
+/// How many prompts of each layer each topic gets: the whole pack is split by the
+/// target mix (largest remainder), then brand-defense and competitor prompts are dealt
+/// to topics round-robin and non-brand prompts fill every topic up to its size.
+pub fn layer_counts(topics: usize, per_topic: usize) -> Vec<[usize; 3]> {
+    let total = topics * per_topic;
+    let totals = apportion(total, &LAYER_TARGET, 0);
+    let mut counts = vec![[0usize; 3]; topics];
+    for layer in [2usize, 1] {
+        for _ in 0..totals[layer] {
+            let pick = (0..topics)
+                .filter(|&t| counts[t].iter().sum::<usize>() < per_topic)
+                .min_by_key(|&t| (counts[t][layer], counts[t][1] + counts[t][2], t));
+            if let Some(t) = pick {
+                counts[t][layer] += 1;
+            }
+        }
+    }
+    for count in &mut counts {
+        count[0] = per_topic - count[1] - count[2];
+    }
+    counts
+}
+
+struct FillContext<'a> {
+    brief: &'a Brief,
+    topic: &'a PlannedTopic,
+    topic_index: usize,
+    category: &'a str,
+    keep: &'a [&'a str],
+    competitors: &'a [&'a str],
+    season: Option<&'a str>,
+    language: &'a str,
+}
+
+struct SlotValues {
+    market: String,
+    customer: String,
+    product_line: Option<String>,
+    product: String,
+    keyword: String,
+    competitor: Option<String>,
+    channel: Option<String>,
+}
+
+fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
+    if items.is_empty() {
+        None
+    } else {
+        Some(items[index % items.len()].clone())
+    }
+}
+
+impl FillContext<'_> {
+    fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
+        let brief = self.brief;
+        let market = pick(&brief.target_markets, slot + attempt + offsets[0]).unwrap_or_default();
+        let customer = pick(&brief.target_customers, slot + 2 * attempt + offsets[1])
+            .map(|c| phrase(&c, self.keep))
+            .unwrap_or_default();
+        let product_line = pick(
+            &self.topic.related_product_lines,
+            slot + attempt + offsets[2],
+        );
+        let product = match (&product_line, self.topic.topic_type) {
+            (Some(line), _) => phrase(line, self.keep),
+            (None, crate::model::TopicType::ProductCategory) => phrase(&self.topic.name, self.keep),
+            (None, _) => self.category.to_owned(),
+        };
+        let mut keywords: Vec<String> = self.topic.keywords.clone();
+        if let Some(line) = &product_line
+            && let Some(found) = brief.core_product_lines.iter().find(|l| &l.name == line)
+        {
+            keywords.extend(found.priority_keywords.iter().cloned());
+        }
+        let keyword = pick(&keywords, slot + attempt)
+            .map(|k| phrase(&k, self.keep))
+            .unwrap_or_else(|| product.clone());
+        let competitor = pick(self.competitors, slot + attempt + offsets[3]).map(str::to_owned);
+        let channel = pick(&brief.priority_channels, slot + attempt).map(|c| c.trim().to_owned());
+        SlotValues {
+            market: if self.language == "en" {
+                place_name(&market)
+            } else {
+                market.trim().to_owned()
+            },
+            customer,
+            product_line,
+            product,
+            keyword,
+            competitor,
+            channel,
+        }
+    }
+}
+
+impl SlotValues {
+    fn context(&self, fill: &FillContext<'_>) -> Value {
+        minijinja::context! {
+            brand => fill.brief.brand_name.trim(),
+            model => fill.brief.business_model.as_str(),
+            category => fill.category,
+            topic => phrase(&fill.topic.name, fill.keep),
+            product => &self.product,
+            keyword => &self.keyword,
+            customer => &self.customer,
+            market => &self.market,
+            competitor => self.competitor.as_deref(),
+            channel => self.channel.as_deref(),
+            season => fill.season,
+        }
+    }
+}
+
+fn level_rank(level: Level) -> i32 {
+    match level {
+        Level::High => 2,
+        Level::Medium => 1,
+        Level::Low => 0,
+    }
+}
+
+fn level_of(rank: i32) -> Level {
+    match rank {
+        r if r >= 2 => Level::High,
+        1 => Level::Medium,
+        _ => Level::Low,
+    }
+}
+
+fn filled_to_prompts(
+    brief: &Brief,
+    topics: &[PlannedTopic],
+    filled: &[Filled],
+) -> Vec<Prompt<'static>> {
+    let model = brief.business_model;
+    filled
+        .iter()
+        .map(|f| {
+            let topic = &topics[f.topic];
+            let stage = f.intent.stage();
+            let priority = level_rank(topic.priority);
+            let business = match f.layer {
+                Layer::BrandDefense => {
+                    if stage == FunnelStage::Bofu {
+                        2
+                    } else {
+                        1
+                    }
+                }
+                _ => {
+                    priority
+                        + match stage {
+                            FunnelStage::Bofu => 1,
+                            FunnelStage::Mofu => 0,
+                            FunnelStage::Tofu => -1,
+                        }
+                }
+            };
+            let weak = |words: &[&str]| {
+                brief.weak_ai_surfaces.iter().any(|s| {
+                    let s = s.to_lowercase();
+                    words.iter().any(|w| s.contains(w))
+                })
+            };
+            let geo = match f.layer {
+                Layer::NonBrandDiscovery => {
+                    if stage == FunnelStage::Bofu {
+                        1
+                    } else {
+                        2
+                    }
+                }
+                Layer::CompetitorComparison => {
+                    if weak(&["compar", "alternative", "vs"]) {
+                        2
+                    } else {
+                        1 + i32::from(
+                            brief
+                                .competitors
+                                .iter()
+                                .any(|c| c.overlap_tier.is_some_and(|t| t.weight() >= 3)),
+                        )
+                    }
+                }
+                Layer::BrandDefense => {
+                    if weak(&["brand", "review", "rating", "reputation"]) {
+                        2
+                    } else {
+                        1
+                    }
+                }
+            } + i32::from(
+                topic.priority == Level::High
+                    && f.layer == Layer::NonBrandDiscovery
+                    && stage == FunnelStage::Bofu,
+            );
+            let monitoring = match f.intent {
+                Intent::CategoryEvaluation
+                | Intent::VendorChoice
+                | Intent::BrandComparison
+                | Intent::Alternatives
+                | Intent::PurchaseDecision => 2,
+                Intent::ProblemAwareness => priority.min(1),
+                Intent::QualityValidation if f.layer == Layer::BrandDefense => 2,
+                _ => 1,
+            };
+            Prompt {
+                prompt: Cow::Owned(f.text.clone()),
+                topic: Cow::Owned(topic.name.clone()),
+                topic_source: topic.source,
+                topic_type: Some(Cow::Owned(topic.topic_type.as_str().to_owned())),
+                layer: f.layer,
+                funnel_stage: stage,
+                category: Cow::Borrowed(f.intent.label()),
+                product_line: f.product_line.clone().map(Cow::Owned),
+                target_customer: if f.customer.is_empty() {
+                    None
+                } else {
+                    Some(Cow::Owned(f.customer.clone()))
+                },
+                business_value: level_of(business),
+                geo_priority: level_of(geo),
+                monitoring_value: level_of(monitoring),
+                answer_entry_mode: Cow::Borrowed(f.intent.answer_entry_mode(f.layer, model)),
+                recommended_asset_type: Some(Cow::Borrowed(f.intent.asset(f.layer, model))),
+                why_it_matters: Cow::Owned(strategy::why_it_matters(
+                    brief,
+                    topic,
+                    f.layer,
+                    f.intent,
+                    &f.customer,
+                    &f.market,
+                    f.competitor.as_deref(),
+                )),
+            }
+        })
+        .collect()
+}
+
+/// The summary of the client as the prompt set states it.
+fn client_summary(brief: &Brief, inferences: Vec<String>) -> ClientSummary<'static> {
+    ClientSummary {
+        brand_name: Cow::Owned(brief.brand_name.trim().to_owned()),
+        business_model: Cow::Borrowed(brief.business_model.as_str()),
+        target_markets: brief
+            .target_markets
+            .iter()
+            .map(|m| m.trim().to_owned())
+            .collect(),
+        input_product_lines: (!brief.core_product_lines.is_empty()).then(|| {
+            brief
+                .core_product_lines
+                .iter()
+                .map(|l| l.name.trim().to_owned())
+                .collect()
+        }),
+        input_topics: (!brief.priority_topics.is_empty()).then(|| {
+            brief
+                .priority_topics
+                .iter()
+                .map(|t| t.name.trim().to_owned())
+                .collect()
+        }),
+        key_inferences: Some(inferences),
+    }
+}
+
+fn topic_entry(topic: &PlannedTopic) -> Topic<'static> {
+    Topic {
+        topic: Cow::Owned(topic.name.clone()),
+        topic_source: topic.source,
+        topic_type: topic.topic_type,
+        related_product_lines: (!topic.related_product_lines.is_empty())
+            .then(|| topic.related_product_lines.clone()),
+        priority: topic.priority,
+        why_this_topic_exists: Cow::Owned(topic.reason.clone()),
+    }
+}
+
+/// Serializes a prompt set the way `generate` writes it: pretty JSON, trailing newline.
+pub fn to_json(set: &PromptSet<'_>) -> String {
+    let mut text = serde_json::to_string_pretty(set).expect("a prompt set always serializes");
+    text.push('\n');
+    text
+}

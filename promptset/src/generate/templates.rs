@@ -1,0 +1,266 @@
+//! The template environment: the built-in phrasing embedded at compile time, optionally
+//! overridden file by file from a `--templates DIR`.
+//!
+//! A language is a folder: `prompts/<lang>/<layer>/<topic-type|default>/<STAGE>.j2`.
+//! Each template renders to one variant per line, tagged with its intent:
+//! `[pricing] How much does {{ product }} cost in {{ market }}?`. Type-specific files
+//! come first; `default/` fills in for types without their own file and widens the pool.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+
+use minijinja::syntax::SyntaxConfig;
+use minijinja::{Environment, UndefinedBehavior, Value};
+
+use crate::generate::GenerateError;
+use crate::generate::funnel::Intent;
+use crate::generate::text::with_article;
+use crate::model::{FunnelStage, Layer, TopicType};
+
+macro_rules! embedded {
+    ($($name:literal),+ $(,)?) => {
+        &[$(($name, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../templates/", $name)))),+]
+    };
+}
+
+/// Every built-in template, by its name relative to `templates/`.
+pub const EMBEDDED: &[(&str, &str)] = embedded![
+    "generator-prompt.j2",
+    "prompts/en/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/non-brand-discovery/product-category/TOFU.j2",
+    "prompts/en/non-brand-discovery/product-category/MOFU.j2",
+    "prompts/en/non-brand-discovery/product-category/BOFU.j2",
+    "prompts/en/non-brand-discovery/use-case/TOFU.j2",
+    "prompts/en/non-brand-discovery/use-case/MOFU.j2",
+    "prompts/en/non-brand-discovery/use-case/BOFU.j2",
+    "prompts/en/non-brand-discovery/audience-segment/TOFU.j2",
+    "prompts/en/non-brand-discovery/audience-segment/MOFU.j2",
+    "prompts/en/non-brand-discovery/audience-segment/BOFU.j2",
+    "prompts/en/non-brand-discovery/competitor-alternative/TOFU.j2",
+    "prompts/en/non-brand-discovery/competitor-alternative/MOFU.j2",
+    "prompts/en/non-brand-discovery/competitor-alternative/BOFU.j2",
+    "prompts/en/non-brand-discovery/trust-evaluation/TOFU.j2",
+    "prompts/en/non-brand-discovery/trust-evaluation/MOFU.j2",
+    "prompts/en/non-brand-discovery/trust-evaluation/BOFU.j2",
+    "prompts/en/non-brand-discovery/channel-marketplace/TOFU.j2",
+    "prompts/en/non-brand-discovery/channel-marketplace/MOFU.j2",
+    "prompts/en/non-brand-discovery/channel-marketplace/BOFU.j2",
+    "prompts/en/non-brand-discovery/seasonal-trend/TOFU.j2",
+    "prompts/en/non-brand-discovery/seasonal-trend/MOFU.j2",
+    "prompts/en/non-brand-discovery/seasonal-trend/BOFU.j2",
+    "prompts/en/competitor-comparison/default/MOFU.j2",
+    "prompts/en/competitor-comparison/default/BOFU.j2",
+    "prompts/en/competitor-comparison/trust-evaluation/MOFU.j2",
+    "prompts/en/competitor-comparison/trust-evaluation/BOFU.j2",
+    "prompts/en/competitor-comparison/channel-marketplace/MOFU.j2",
+    "prompts/en/competitor-comparison/channel-marketplace/BOFU.j2",
+    "prompts/en/brand-defense/default/TOFU.j2",
+    "prompts/en/brand-defense/default/MOFU.j2",
+    "prompts/en/brand-defense/default/BOFU.j2",
+    "prompts/zh/non-brand-discovery/default/TOFU.j2",
+    "prompts/zh/non-brand-discovery/default/MOFU.j2",
+    "prompts/zh/non-brand-discovery/default/BOFU.j2",
+    "prompts/zh/competitor-comparison/default/MOFU.j2",
+    "prompts/zh/competitor-comparison/default/BOFU.j2",
+    "prompts/zh/brand-defense/default/TOFU.j2",
+    "prompts/zh/brand-defense/default/MOFU.j2",
+    "prompts/zh/brand-defense/default/BOFU.j2",
+];
+
+/// One tagged variant rendered from a template.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// Why a person asks it.
+    pub intent: Intent,
+    /// The question.
+    pub text: String,
+}
+
+/// The compiled templates and the languages they cover.
+pub struct Templates {
+    env: Environment<'static>,
+    names: HashSet<String>,
+    languages: BTreeSet<String>,
+}
+
+impl std::fmt::Debug for Templates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Templates")
+            .field("languages", &self.languages)
+            .field("templates", &self.names.len())
+            .finish()
+    }
+}
+
+fn template_error(error: &minijinja::Error) -> GenerateError {
+    GenerateError::Template {
+        name: error.name().unwrap_or("<unknown>").to_owned(),
+        line: error.line().unwrap_or(0),
+        message: match error.detail() {
+            Some(detail) => format!("{}: {detail}", error.kind()),
+            None => error.kind().to_string(),
+        },
+    }
+}
+
+impl Templates {
+    /// The built-in templates, with the files of `overrides` (a directory laid out like
+    /// `templates/`) taking precedence. Every template is compiled now, so a syntax error
+    /// fails here with the template's name and line.
+    pub fn new(overrides: Option<&Path>) -> Result<Templates, GenerateError> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_syntax(
+            SyntaxConfig::builder()
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .build()
+                .expect("the default delimiters are valid"),
+        );
+        env.add_filter("article", |noun: String| with_article(&noun));
+        let mut names = HashSet::new();
+        let mut sources: Vec<(String, String)> = Vec::new();
+        if let Some(dir) = overrides {
+            collect_dir(dir, dir, &mut sources)?;
+        }
+        let overridden: HashSet<String> = sources.iter().map(|(n, _)| n.clone()).collect();
+        for (name, source) in EMBEDDED {
+            if !overridden.contains(*name) {
+                env.add_template(name, source)
+                    .map_err(|e| template_error(&e))?;
+                names.insert((*name).to_owned());
+            }
+        }
+        for (name, source) in sources {
+            names.insert(name.clone());
+            env.add_template_owned(name, source)
+                .map_err(|e| template_error(&e))?;
+        }
+        let languages = names
+            .iter()
+            .filter_map(|n| n.strip_prefix("prompts/")?.split('/').next())
+            .map(str::to_owned)
+            .collect();
+        Ok(Templates {
+            env,
+            names,
+            languages,
+        })
+    }
+
+    /// The languages that have a template folder.
+    pub fn languages(&self) -> &BTreeSet<String> {
+        &self.languages
+    }
+
+    /// Whether a template of that name exists.
+    pub fn has(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// Renders a template by name to text.
+    pub fn render(&self, name: &str, context: &Value) -> Result<String, GenerateError> {
+        let template = self
+            .env
+            .get_template(name)
+            .map_err(|e| template_error(&e))?;
+        template.render(context).map_err(|e| template_error(&e))
+    }
+
+    /// The names of the templates for a slot, most specific first.
+    pub fn slot_names(
+        &self,
+        lang: &str,
+        layer: Layer,
+        topic_type: TopicType,
+        stage: FunnelStage,
+    ) -> Vec<String> {
+        [topic_type.as_str(), "default"]
+            .iter()
+            .map(|kind| format!("prompts/{lang}/{layer}/{kind}/{stage}.j2"))
+            .filter(|name| self.has(name))
+            .collect()
+    }
+
+    /// Renders the variants of one template: one per non-empty line, each tagged with an
+    /// intent whose funnel stage must be `stage`.
+    pub fn variants(
+        &self,
+        name: &str,
+        stage: FunnelStage,
+        context: &Value,
+        out: &mut Vec<Variant>,
+    ) -> Result<(), GenerateError> {
+        let rendered = self.render(name, context)?;
+        for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let bad = |message: String| GenerateError::Template {
+                name: name.to_owned(),
+                line: 0,
+                message,
+            };
+            let Some(rest) = line.strip_prefix('[') else {
+                return Err(bad(format!(
+                    "variant `{line}` has no intent tag; start each variant with `[intent]`, e.g. `[pricing]`"
+                )));
+            };
+            let Some((tag, text)) = rest.split_once(']') else {
+                return Err(bad(format!("variant `{line}` has an unclosed intent tag")));
+            };
+            let Some(intent) = Intent::from_tag(tag.trim()) else {
+                let known: Vec<&str> = Intent::ALL.iter().map(|i| i.tag()).collect();
+                return Err(bad(format!(
+                    "unknown intent `{}` in variant `{line}`; expected one of {}",
+                    tag.trim(),
+                    known.join(", ")
+                )));
+            };
+            if intent.stage() != stage {
+                return Err(bad(format!(
+                    "intent `{}` belongs to {} but the template is for {stage}; move the variant to the {} template",
+                    intent.tag(),
+                    intent.stage(),
+                    intent.stage()
+                )));
+            }
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !text.is_empty() {
+                out.push(Variant { intent, text });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn collect_dir(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<(String, String)>,
+) -> Result<(), GenerateError> {
+    let io = |path: &Path, source: std::io::Error| GenerateError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| io(dir, e))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| io(dir, e))?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_dir(root, &path, out)?;
+        } else if path.extension().is_some_and(|e| e == "j2") {
+            let source = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+            let relative = path.strip_prefix(root).unwrap_or(&path);
+            let name = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push((name, source));
+        }
+    }
+    Ok(())
+}

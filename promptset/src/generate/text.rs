@@ -1,0 +1,202 @@
+//! Text helpers of the generator: casing names into running text, finding a name in a
+//! prompt, and telling near-duplicate prompts apart.
+
+use std::collections::BTreeSet;
+
+/// Turns a title such as `Trail running shoes` into running text (`trail running
+/// shoes`): the first letter is lowered unless the first word looks like a name or an
+/// acronym (more capitals inside it) or is one of `keep` (brands, places, channels).
+pub fn phrase(title: &str, keep: &[&str]) -> String {
+    let title = title.trim();
+    let first_word = title.split_whitespace().next().unwrap_or_default();
+    let has_inner_capital = first_word.chars().skip(1).any(char::is_uppercase);
+    let is_kept = keep.iter().any(|k| {
+        let k = k.trim();
+        !k.is_empty()
+            && title
+                .get(..k.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(k))
+    });
+    if has_inner_capital || is_kept {
+        return title.to_owned();
+    }
+    let mut chars = title.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Upper-cases the first letter, for topic names built from running text.
+pub fn title(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether `name` occurs in `text`, ignoring case. Latin names must stand as words
+/// (`Go` is not found in `good`); names in other scripts match anywhere.
+pub fn mentions(text: &str, name: &str) -> bool {
+    let name = name.trim();
+    if name.is_empty() {
+        return false;
+    }
+    let haystack = text.to_lowercase();
+    let needle = name.to_lowercase();
+    let is_word_char = |c: char| c.is_alphanumeric() && c.is_ascii();
+    let mut from = 0;
+    while let Some(found) = haystack[from..].find(&needle) {
+        let start = from + found;
+        let end = start + needle.len();
+        let before = haystack[..start].chars().next_back();
+        let after = haystack[end..].chars().next();
+        let starts_word = needle.chars().next().is_some_and(is_word_char);
+        let ends_word = needle.chars().next_back().is_some_and(is_word_char);
+        let left_ok = !starts_word || before.is_none_or(|c| !is_word_char(c));
+        let right_ok = !ends_word || after.is_none_or(|c| !is_word_char(c));
+        if left_ok && right_ok {
+            return true;
+        }
+        from = start + needle.chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+/// The comparison tokens of a prompt: lower-case words of latin text, and character
+/// bigrams of CJK text (which has no spaces between words).
+pub fn tokens(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut word = String::new();
+    let mut previous_cjk: Option<char> = None;
+    for c in text.chars() {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.insert(std::mem::take(&mut word));
+            }
+            if let Some(p) = previous_cjk {
+                out.insert(format!("{p}{c}"));
+            } else {
+                out.insert(c.to_string());
+            }
+            previous_cjk = Some(c);
+        } else if c.is_alphanumeric() {
+            previous_cjk = None;
+            word.extend(c.to_lowercase());
+        } else {
+            previous_cjk = None;
+            if !word.is_empty() {
+                out.insert(std::mem::take(&mut word));
+            }
+        }
+    }
+    if !word.is_empty() {
+        out.insert(word);
+    }
+    out
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
+}
+
+/// Jaccard similarity of two token sets (1.0 for identical sets).
+pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let shared = a.intersection(b).count();
+    let union = a.len() + b.len() - shared;
+    shared as f64 / union as f64
+}
+
+/// Prompts at least this similar count as near-duplicates and are not both kept.
+pub const NEAR_DUPLICATE: f64 = 0.7;
+
+/// Puts `the` before market names that take it in English (`the US`, `the Netherlands`).
+pub fn place_name(market: &str) -> String {
+    const WITH_THE: &[&str] = &[
+        "us",
+        "usa",
+        "uk",
+        "uae",
+        "eu",
+        "united states",
+        "united kingdom",
+        "united arab emirates",
+        "netherlands",
+        "philippines",
+        "nordics",
+        "middle east",
+        "baltics",
+        "dach region",
+        "benelux",
+        "czech republic",
+        "gulf states",
+        "americas",
+    ];
+    let trimmed = market.trim();
+    if WITH_THE.contains(&trimmed.to_lowercase().as_str()) {
+        format!("the {trimmed}")
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+/// Picks `a` or `an` for an English noun phrase.
+pub fn with_article(noun: &str) -> String {
+    let lower = noun.trim_start().to_lowercase();
+    let vowel_sound = match lower.chars().next() {
+        Some('a' | 'e' | 'i' | 'o') => !lower.starts_with("one") && !lower.starts_with("eu"),
+        Some('u') => {
+            !(lower.starts_with("uni") || lower.starts_with("use") || lower.starts_with("usu"))
+        }
+        Some('h') => lower.starts_with("hour") || lower.starts_with("honest"),
+        _ => false,
+    };
+    format!("{} {noun}", if vowel_sound { "an" } else { "a" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phrases_keep_names() {
+        assert_eq!(phrase("Trail running shoes", &[]), "trail running shoes");
+        assert_eq!(phrase("CRM software", &[]), "CRM software");
+        assert_eq!(phrase("Shopify apps", &["Shopify"]), "Shopify apps");
+        assert_eq!(phrase("iPhone cases", &[]), "iPhone cases");
+    }
+
+    #[test]
+    fn mentions_respects_words() {
+        assert!(mentions("Is Acme legit?", "acme"));
+        assert!(!mentions("Is it good?", "Go"));
+        assert!(mentions("Go vs Rust?", "Go"));
+        assert!(mentions("锐跑鞋业怎么样", "锐跑"));
+    }
+
+    #[test]
+    fn near_duplicates_are_similar() {
+        let a = tokens("What are the best trail running shoes in the UK?");
+        let b = tokens("What are the best trail running shoes in Germany?");
+        let c = tokens("How do I clean suede trail shoes after a muddy run?");
+        assert!(similarity(&a, &b) >= NEAR_DUPLICATE);
+        assert!(similarity(&a, &c) < NEAR_DUPLICATE);
+        let zh_a = tokens("在中国选择跑鞋时要注意什么？");
+        let zh_b = tokens("在中国选择跑鞋时需要注意什么？");
+        assert!(similarity(&zh_a, &zh_b) >= NEAR_DUPLICATE);
+    }
+
+    #[test]
+    fn articles() {
+        assert_eq!(with_article("analytics tool"), "an analytics tool");
+        assert_eq!(with_article("CRM"), "a CRM");
+        assert_eq!(
+            with_article("user research platform"),
+            "a user research platform"
+        );
+    }
+}
