@@ -127,13 +127,24 @@ impl Validator {
                 Err(_) => {}
             }
         }
-        self.validate_slow(text)
+        self.validate_text_slow(text)
     }
 
     /// Validates with the compiled JSON Schema and the integrity rules over a
     /// `serde_json::Value`, reporting every violation.
+    /// Tests use it to check that both paths agree.
     #[doc(hidden)]
-    pub fn validate_slow<'a>(&self, text: &'a str) -> Validation<'a> {
+    pub fn validate_slow<'a>(&self, source: &'a [u8]) -> Validation<'a> {
+        match preflight(source) {
+            Ok(text) => self.validate_text_slow(text),
+            Err(diagnostic) => Validation {
+                diagnostics: vec![diagnostic],
+                document: None,
+            },
+        }
+    }
+
+    fn validate_text_slow<'a>(&self, text: &'a str) -> Validation<'a> {
         let mut value: Value = match serde_json::from_str(text) {
             Ok(value) => value,
             Err(error) => {
