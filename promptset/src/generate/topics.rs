@@ -615,6 +615,26 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
         });
     }
 
+    // The first market on its own: local answers differ, and it keeps a thin brief's
+    // map full.
+    if let Some(market) = brief
+        .target_markets
+        .first()
+        .map(|m| m.trim())
+        .filter(|m| !m.is_empty())
+    {
+        out.push(Candidate {
+            name: format!("{cat_title} in {market}"),
+            source: TopicSource::Inferred,
+            topic_type: TopicType::Other,
+            related: top_lines.clone(),
+            keywords: vec![],
+            scores: Scores { business: 1, monitoring: 2, geo: 2, competitor: 0, channel: 1 },
+            origin: format!("Inferred from the first target market `{market}`: AI answers name local providers and shops first"),
+            fits_model: false,
+        });
+    }
+
     // Names must be unique; the earlier (more specific) source wins.
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|c| seen.insert(normalized(&c.name)));

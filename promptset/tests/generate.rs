@@ -1,0 +1,397 @@
+//! Generation from the fixture briefs: validity, lint score, layer/brand/duplicate
+//! rules, determinism, scaling, bad briefs and bad templates.
+
+use std::path::{Path, PathBuf};
+
+use promptset::brief::{BriefFormat, brief_schema_text, parse_brief};
+use promptset::generate::{GenerateError, Generator, Options, to_json};
+use promptset::model::{FunnelStage, Layer, PromptSet};
+use promptset::validate::Validator;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixture_briefs() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/briefs"))
+        .expect("fixtures/briefs exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| promptset::brief::is_brief_path(p))
+        .collect();
+    paths.sort();
+    assert!(
+        paths.len() >= 9,
+        "expected the fixture briefs, found {paths:?}"
+    );
+    paths
+}
+
+fn load(path: &Path) -> promptset::brief::Brief {
+    let bytes = std::fs::read(path).expect("fixture is readable");
+    parse_brief(&bytes, BriefFormat::from_path(path))
+        .unwrap_or_else(|d| panic!("{} does not parse: {d:#?}", path.display()))
+}
+
+fn generate(path: &Path, options: &Options) -> String {
+    let generator = Generator::new(None).expect("built-in templates compile");
+    let generated = generator
+        .generate(&load(path), options)
+        .expect("generation works");
+    to_json(&generated.set)
+}
+
+fn shares(set: &PromptSet<'_>) -> [f64; 3] {
+    let total = set.prompts.len() as f64;
+    let count =
+        |layer: Layer| set.prompts.iter().filter(|p| p.layer == layer).count() as f64 / total;
+    [
+        count(Layer::NonBrandDiscovery),
+        count(Layer::CompetitorComparison),
+        count(Layer::BrandDefense),
+    ]
+}
+
+/// The rules every generated set obeys, checked independently of lint.
+fn assert_rules(name: &str, set: &PromptSet<'_>) {
+    let brand = set.client_summary.brand_name.to_lowercase();
+    let mut seen = std::collections::BTreeSet::new();
+    for prompt in &set.prompts {
+        let text = prompt.prompt.to_lowercase();
+        match prompt.layer {
+            Layer::NonBrandDiscovery | Layer::CompetitorComparison => {
+                assert!(
+                    !text.contains(&brand),
+                    "{name}: brand in non-brand prompt `{}`",
+                    prompt.prompt
+                );
+            }
+            Layer::BrandDefense => {
+                assert!(
+                    text.contains(&brand),
+                    "{name}: brand-defense prompt without brand `{}`",
+                    prompt.prompt
+                );
+            }
+        }
+        let normalized: String = text.chars().filter(|c| c.is_alphanumeric()).collect();
+        assert!(
+            seen.insert(normalized),
+            "{name}: duplicate prompt `{}`",
+            prompt.prompt
+        );
+    }
+    let stages: std::collections::BTreeSet<FunnelStage> =
+        set.prompts.iter().map(|p| p.funnel_stage).collect();
+    assert_eq!(stages.len(), 3, "{name}: every funnel stage is covered");
+    let [non_brand, competitor, brand_defense] = shares(set);
+    assert!(
+        (0.6..=0.7).contains(&non_brand),
+        "{name}: non-brand share {non_brand}"
+    );
+    assert!(
+        (0.2..=0.25).contains(&competitor),
+        "{name}: competitor share {competitor}"
+    );
+    assert!(
+        (0.1..=0.2).contains(&brand_defense),
+        "{name}: brand-defense share {brand_defense}"
+    );
+}
+
+#[test]
+fn every_fixture_brief_gives_a_valid_set_scoring_at_least_85() {
+    let validator = Validator::default();
+    for path in fixture_briefs() {
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let json = generate(&path, &Options::default());
+        let validation = validator.validate(json.as_bytes());
+        assert!(
+            validation.diagnostics.is_empty(),
+            "{name}: {:#?}",
+            validation.diagnostics
+        );
+        let set = validation.document.expect("valid");
+        assert_eq!(set.topic_map.len(), 5, "{name}: five topics");
+        assert_eq!(set.prompts.len(), 50, "{name}: fifty prompts");
+        assert_rules(&name, &set);
+        let report = promptset::lint::lint(&set, Some(&json));
+        assert!(
+            report.scorecard.overall_score >= 85,
+            "{name}: score {} with {:#?}",
+            report.scorecard.overall_score,
+            report.diagnostics
+        );
+        insta::assert_snapshot!(format!("generate__{name}"), json);
+    }
+}
+
+#[test]
+fn same_seed_same_bytes_other_seed_other_phrasing() {
+    let path = root().join("fixtures/briefs/saas-analytics.json");
+    let first = generate(&path, &Options::default());
+    let again = generate(&path, &Options::default());
+    assert_eq!(first, again);
+    let other = generate(
+        &path,
+        &Options {
+            seed: 7,
+            ..Options::default()
+        },
+    );
+    assert_ne!(first, other, "a different seed picks different variants");
+}
+
+#[test]
+fn flags_scale_the_pack_and_keep_the_mix() {
+    let validator = Validator::default();
+    let path = root().join("fixtures/briefs/ecommerce-trail-running.yaml");
+    for (topics, per_topic) in [(3, 20), (8, 10), (6, 8)] {
+        let json = generate(
+            &path,
+            &Options {
+                topics,
+                prompts_per_topic: per_topic,
+                seed: 3,
+                lang: None,
+            },
+        );
+        let set = validator.validate(json.as_bytes()).document.expect("valid");
+        assert_eq!(set.topic_map.len(), topics);
+        // Big packs may run out of distinct phrasings for a topic (with a warning); never by much.
+        assert!(
+            set.prompts.len() * 10 >= topics * per_topic * 9,
+            "{topics}x{per_topic}: {}",
+            set.prompts.len()
+        );
+        assert_rules(&format!("{topics}x{per_topic}"), &set);
+    }
+}
+
+#[test]
+fn thin_brief_warns_and_says_what_was_assumed() {
+    let generator = Generator::new(None).expect("templates");
+    let brief = load(&root().join("fixtures/briefs/thin-dental-clinic.json"));
+    let generated = generator
+        .generate(&brief, &Options::default())
+        .expect("generates");
+    assert!(
+        generated.warnings.iter().any(|w| w.contains("thin")),
+        "{:?}",
+        generated.warnings
+    );
+    let inferences = generated
+        .set
+        .client_summary
+        .key_inferences
+        .clone()
+        .unwrap_or_default();
+    assert!(
+        inferences.iter().any(|i| i.contains("no competitors")),
+        "{inferences:?}"
+    );
+    assert!(
+        inferences.iter().any(|i| i.contains("no product lines")),
+        "{inferences:?}"
+    );
+    assert!(
+        generated
+            .set
+            .topic_map
+            .iter()
+            .all(|t| t.topic_source == promptset::model::TopicSource::Inferred)
+    );
+}
+
+#[test]
+fn chinese_brief_gets_chinese_prompts_and_lang_overrides() {
+    let generator = Generator::new(None).expect("templates");
+    let brief = load(&root().join("fixtures/briefs/zh-tea.json"));
+    let generated = generator
+        .generate(&brief, &Options::default())
+        .expect("generates");
+    assert_eq!(generated.language, "zh");
+    let is_cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    assert!(
+        generated
+            .set
+            .prompts
+            .iter()
+            .all(|p| p.prompt.chars().any(is_cjk))
+    );
+    let english = load(&root().join("fixtures/briefs/saas-analytics.json"));
+    let generated = generator
+        .generate(
+            &english,
+            &Options {
+                lang: Some("zh".into()),
+                ..Options::default()
+            },
+        )
+        .expect("generates");
+    assert_eq!(generated.language, "zh");
+    let error = generator
+        .generate(
+            &english,
+            &Options {
+                lang: Some("fr".into()),
+                ..Options::default()
+            },
+        )
+        .expect_err("no French templates");
+    assert_eq!(
+        error.to_string(),
+        "no prompt templates for language `fr`; available: en, zh"
+    );
+}
+
+#[test]
+fn bad_briefs_report_every_problem_with_positions() {
+    let cases: [(&str, &str, Option<BriefFormat>); 5] = [
+        (
+            "not-json",
+            "{\"brand_name\": \"Acme\",\n  \"website_url\": }\n",
+            Some(BriefFormat::Json),
+        ),
+        (
+            "not-yaml",
+            "brand_name: Acme\n  website_url: [unclosed\n",
+            Some(BriefFormat::Yaml),
+        ),
+        (
+            "json-many-problems",
+            "{\n  \"brand_name\": \"Acme\",\n  \"business_model\": \"retail\",\n  \"target_markets\": [],\n  \"competitors\": [{\"name\": \"Rival\", \"overlap_tier\": \"huge\"}],\n  \"colour\": \"blue\"\n}\n",
+            None,
+        ),
+        (
+            "yaml-many-problems",
+            "brand_name: Acme\nwebsite_url: https://acme.test\nbusiness_model: saas\ntarget_markets: [US]\ntarget_customers: [teams]\npriority_topics:\n  - name: Pricing\n    topic_type: pricing\n    extra: 1\ncore_product_lines:\n  - description: no name\n",
+            None,
+        ),
+        ("empty", "   \n", None),
+    ];
+    for (name, text, format) in cases {
+        let diagnostics = parse_brief(text.as_bytes(), format).expect_err("the brief is bad");
+        assert!(
+            diagnostics.iter().all(|d| d.line >= 1 && d.column >= 1),
+            "{name}: {diagnostics:#?}"
+        );
+        let rendered: Vec<String> = diagnostics
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}:{}: {}[{}] {} ({})",
+                    d.line,
+                    d.column,
+                    d.severity.as_str(),
+                    d.rule,
+                    d.message,
+                    d.pointer
+                )
+            })
+            .collect();
+        insta::assert_snapshot!(format!("bad_brief__{name}"), rendered.join("\n"));
+    }
+}
+
+#[test]
+fn bad_templates_fail_with_name_and_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("prompts/en/brand-defense/default/TOFU.j2");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+
+    std::fs::write(&file, "[solution-education] What is {{ brand }}?\n[solution-education] Who is {% if brand %}{{ brand }}?\n").expect("write");
+    let error = Generator::new(Some(dir.path())).expect_err("syntax error");
+    assert!(
+        matches!(error, GenerateError::Template { line: 2, .. }),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().starts_with(
+            "template `prompts/en/brand-defense/default/TOFU.j2` line 2: syntax error"
+        ),
+        "{error}"
+    );
+
+    std::fs::remove_file(&file).expect("remove");
+    let bofu = dir.path().join("prompts/en/brand-defense/default/BOFU.j2");
+    std::fs::write(
+        &bofu,
+        "[pricing] Is {{ brand }} worth it?\n[pricing] Is {{ brand }} good for {{ nobody }}?\n",
+    )
+    .expect("write");
+    let generator = Generator::new(Some(dir.path())).expect("compiles");
+    let brief = load(&root().join("fixtures/briefs/saas-analytics.json"));
+    let error = generator
+        .generate(&brief, &Options::default())
+        .expect_err("undefined variable");
+    assert!(
+        error.to_string().starts_with(
+            "template `prompts/en/brand-defense/default/BOFU.j2` line 2: undefined value"
+        ),
+        "{error}"
+    );
+    std::fs::remove_file(&bofu).expect("remove");
+
+    let file = dir.path().join("prompts/en/brand-defense/default/MOFU.j2");
+    std::fs::write(&file, "[pricing] What does {{ brand }} cost?\n").expect("write");
+    let generator = Generator::new(Some(dir.path())).expect("compiles");
+    let error = generator
+        .generate(&brief, &Options::default())
+        .expect_err("wrong stage");
+    assert!(
+        error
+            .to_string()
+            .contains("intent `pricing` belongs to BOFU but the template is for MOFU"),
+        "{error}"
+    );
+}
+
+#[test]
+fn brief_schema_is_committed() {
+    let path = root().join("schemas/brief.schema.json");
+    let expected = brief_schema_text();
+    if std::env::var_os("PROMPTSET_UPDATE_SCHEMAS").is_some() {
+        std::fs::write(&path, &expected).expect("write schema");
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == expected,
+        "schemas/brief.schema.json is out of date with the Brief types; regenerate it with `PROMPTSET_UPDATE_SCHEMAS=1 cargo test -p promptset --test generate brief_schema_is_committed`"
+    );
+}
+
+#[test]
+fn every_template_file_is_embedded() {
+    let mut on_disk = Vec::new();
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("readable") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_some_and(|e| e == "j2") {
+                out.push(
+                    path.strip_prefix(root)
+                        .expect("under root")
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+            }
+        }
+    }
+    let templates = root().join("templates");
+    walk(&templates.join("prompts"), &templates, &mut on_disk);
+    let embedded: Vec<&str> = promptset::generate::templates::EMBEDDED
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    for name in on_disk {
+        assert!(
+            embedded.contains(&name.as_str()),
+            "`templates/{name}` is not listed in EMBEDDED"
+        );
+    }
+}
