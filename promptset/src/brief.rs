@@ -241,6 +241,16 @@ pub fn brief_schema_text() -> String {
 fn strip_nullable_optionals(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
+            // Documented enum variants come out as `oneOf` of `const`s; a plain `enum`
+            // gives one clear "expected one of" message instead of "no schema matched".
+            let constants: Option<Vec<Value>> = map.get("oneOf").and_then(Value::as_array).and_then(|choices| {
+                choices.iter().map(|c| c.get("const").cloned()).collect()
+            });
+            if let Some(values) = constants {
+                map.remove("oneOf");
+                map.insert("type".into(), Value::String("string".into()));
+                map.insert("enum".into(), Value::Array(values));
+            }
             if let Some(Value::Object(properties)) = map.get_mut("properties") {
                 for property in properties.values_mut() {
                     unwrap_nullable(property);
