@@ -18,6 +18,8 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 pub const MAX_BUNDLE_BYTES: u64 = 50 * 1024 * 1024;
 /// Most files in one bundle.
 pub const MAX_FILES: usize = 1000;
+/// Most tags one publish may set.
+pub const MAX_TAGS: usize = 32;
 /// Longest accepted path.
 pub const MAX_PATH_CHARS: usize = 500;
 
@@ -372,6 +374,7 @@ pub fn normalize_tags(tags: &[String]) -> Vec<String> {
                 && tag.bytes().all(|b| (0x21..0x7f).contains(&b))
         })
         .filter(|tag| seen.insert(tag.to_string()))
+        .take(MAX_TAGS)
         .map(str::to_owned)
         .collect()
 }
