@@ -139,7 +139,8 @@ pub fn normalize_slug(slug: &str) -> String {
 /// Normalises a content type: the part before `;`, trimmed, lowercase; empty → `None`.
 pub fn normalize_content_type(content_type: Option<&str>) -> Option<String> {
     let value = content_type?.split(';').next()?.trim().to_ascii_lowercase();
-    (!value.is_empty()).then_some(value)
+    let printable = value.len() <= 255 && value.bytes().all(|b| (0x21..0x7f).contains(&b));
+    (!value.is_empty() && printable).then_some(value)
 }
 
 /// Why a path was refused.

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection};
+use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
@@ -26,20 +26,33 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
     type Rejection = AppError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(Self(value)),
-            Err(JsonRejection::MissingJsonContentType(_)) => Err(AppError::UnsupportedMediaType(
+        let is_json = request
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(|value| value.trim().to_ascii_lowercase())
+            .is_some_and(|value| value == "application/json" || value.ends_with("+json"));
+        if !is_json {
+            return Err(AppError::UnsupportedMediaType(
                 "Expected request with `Content-Type: application/json`".into(),
-            )),
-            Err(JsonRejection::BytesRejection(rejection)) => {
-                Err(body_error(rejection.status(), rejection.body_text()))
-            }
-            Err(rejection) => Err(AppError::BadRequest(format!(
-                "Invalid JSON: {}",
-                rejection.body_text()
-            ))),
+            ));
         }
+        let AppBytes(bytes) = AppBytes::from_request(request, state).await?;
+        parse_json(&bytes).map(Self)
     }
+}
+
+/// Parses a JSON body; strings with NUL characters are refused because no stored text
+/// may contain them (PostgreSQL cannot store them at all).
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
+    if memchr::memmem::find(bytes, b"\\u0000").is_some() {
+        return Err(AppError::bad_request(
+            "Invalid JSON: strings must not contain NUL characters",
+        ));
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|error| AppError::BadRequest(format!("Invalid JSON: {error}")))
 }
 
 /// The raw body bytes with plain-text rejections.
@@ -67,6 +80,11 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for AppPath
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if parts.uri.path().to_ascii_lowercase().contains("%00") {
+            return Err(AppError::bad_request(
+                "Invalid path: NUL characters are not allowed",
+            ));
+        }
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Path(value)| Self(value))
@@ -84,6 +102,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let query = parts.uri.query().unwrap_or("");
         let pairs: Vec<(String, String)> = serde_urlencoded_pairs(query)
+            .filter(|pairs| {
+                !pairs
+                    .iter()
+                    .any(|(key, value)| key.contains('\0') || value.contains('\0'))
+            })
             .ok_or_else(|| AppError::BadRequest("Invalid query string".into()))?;
         let mut map = HashMap::with_capacity(pairs.len());
         for (key, value) in pairs {

@@ -36,6 +36,10 @@ fn decode<T: for<'de> Deserialize<'de>>(cursor: &str) -> Option<T> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(cursor.trim())
         .ok()?;
+    // Cursor values are bound into SQL; text with NUL characters cannot be stored or compared.
+    if memchr::memmem::find(&bytes, b"\\u0000").is_some() {
+        return None;
+    }
     serde_json::from_slice(&bytes).ok()
 }
 

@@ -361,7 +361,7 @@ async fn publish_multipart(
                 if payload.is_some() {
                     return Err(AppError::bad_request("Multiple payload parts"));
                 }
-                let value = serde_json::from_str::<Value>(&text)
+                let value = crate::extract::parse_json::<Value>(text.as_bytes())
                     .map_err(|_| AppError::bad_request("Invalid JSON payload"))?;
                 payload = Some(value);
             }
