@@ -329,6 +329,41 @@ async fn broken_reads_are_client_errors(backend: Backend) {
         200,
         "unknown tags fall back to latest"
     );
+    let nul_path = app
+        .get("/api/v1/skills/demo%00skill")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(
+        text_error(nul_path, 400).await,
+        "Invalid path: NUL characters are not allowed"
+    );
+    let nul_query = app
+        .get("/api/v1/download?slug=demo-skill&version=1.0.0%00")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(text_error(nul_query, 400).await, "Invalid query string");
+    let nul_json = app
+        .client
+        .post(app.url("/api/v1/skills"))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body(r#"{"slug": "demo-skill", "displayName": "a\u0000b", "version": "1.0.1"}"#)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(
+        text_error(nul_json, 400).await,
+        "Invalid JSON: strings must not contain NUL characters"
+    );
+    // A cursor whose slug holds a NUL character (`{"s":"name","k":{"Slug":"a\u0000"}}`) starts over.
+    let listed = app
+        .get("/api/v1/skills?sort=name&cursor=eyJzIjoibmFtZSIsImsiOnsiU2x1ZyI6ImFcdTAwMDAifX0")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(listed.status(), 200);
     let bad_encoding = app
         .get("/api/v1/skills?sort=%ff")
         .send()
