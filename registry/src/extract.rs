@@ -46,13 +46,26 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
 /// Parses a JSON body; strings with NUL characters are refused because no stored text
 /// may contain them (PostgreSQL cannot store them at all).
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
-    if memchr::memmem::find(bytes, b"\\u0000").is_some() {
+    if has_nul_escape(bytes) {
         return Err(AppError::bad_request(
             "Invalid JSON: strings must not contain NUL characters",
         ));
     }
     serde_json::from_slice(bytes)
         .map_err(|error| AppError::BadRequest(format!("Invalid JSON: {error}")))
+}
+
+/// True when JSON text holds a `\u0000` escape: an odd run of backslashes before `u0000`
+/// (an even run is an escaped backslash followed by literal text).
+pub fn has_nul_escape(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, b"u0000").any(|position| {
+        let backslashes = bytes[..position]
+            .iter()
+            .rev()
+            .take_while(|byte| **byte == b'\\')
+            .count();
+        backslashes % 2 == 1
+    })
 }
 
 /// The raw body bytes with plain-text rejections.
@@ -183,6 +196,14 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nul_escapes_are_found_but_escaped_backslashes_are_not() {
+        assert!(has_nul_escape(br#"{"a": "x\u0000"}"#));
+        assert!(has_nul_escape(br#"{"a": "\\\u0000"}"#));
+        assert!(!has_nul_escape(br#"{"a": "\\u0000"}"#));
+        assert!(!has_nul_escape(br#"{"a": "u0000"}"#));
+    }
 
     #[test]
     fn query_pairs_decode() {

@@ -37,7 +37,7 @@ fn decode<T: for<'de> Deserialize<'de>>(cursor: &str) -> Option<T> {
         .decode(cursor.trim())
         .ok()?;
     // Cursor values are bound into SQL; text with NUL characters cannot be stored or compared.
-    if memchr::memmem::find(&bytes, b"\\u0000").is_some() {
+    if crate::extract::has_nul_escape(&bytes) {
         return None;
     }
     serde_json::from_slice(&bytes).ok()
