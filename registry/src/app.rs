@@ -27,6 +27,8 @@ pub struct App {
     pub rate_limiter: RateLimiter,
     /// Built download archives by (version id, slug): they are deterministic.
     pub zip_cache: ZipCache,
+    /// Cached bodies of public reads (SQLite only).
+    pub responses: ResponseCache,
     /// Downloads already counted today, so repeats skip the database write.
     pub counted_downloads: Mutex<(i64, HashSet<(i64, String)>)>,
 }
@@ -78,7 +80,9 @@ impl AppState {
                 store.clone(),
             ),
         };
+        let responses = ResponseCache::new(store.backend() == Backend::Sqlite);
         Self(Arc::new(App {
+            responses,
             config,
             store,
             storage,
@@ -118,6 +122,91 @@ impl ZipCache {
             }
             entries.0 += bytes.len();
             entries.1.insert((version_id, slug.to_owned()), bytes);
+        }
+    }
+}
+
+/// Most entries kept in the [`ResponseCache`] before it starts over.
+const RESPONSE_CACHE_ENTRIES: usize = 50_000;
+/// Most body bytes kept in the [`ResponseCache`] before it starts over.
+const RESPONSE_CACHE_BYTES: usize = 128 * 1024 * 1024;
+
+/// Serialized JSON bodies of public reads (skill, list, search) keyed by path and query.
+///
+/// Only used where this process is the only writer (SQLite): every write through the
+/// store bumps the generation, so a cached body is never older than the last write. With
+/// PostgreSQL other instances write too, so the cache stays off there.
+#[derive(Debug)]
+pub struct ResponseCache {
+    enabled: bool,
+    generation: std::sync::atomic::AtomicU64,
+    entries: Mutex<CachedResponses>,
+}
+
+/// Cached bytes in total, and each body with the generation it was computed at.
+#[derive(Debug, Default)]
+struct CachedResponses {
+    bytes: usize,
+    bodies: HashMap<String, (u64, Bytes)>,
+}
+
+impl ResponseCache {
+    /// A cache that is on or off.
+    pub fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            generation: std::sync::atomic::AtomicU64::new(0),
+            entries: Mutex::new(CachedResponses::default()),
+        }
+    }
+
+    /// The current generation; read it before querying, store the result with it.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// A body cached for `key` at the current generation.
+    pub fn get(&self, key: &str) -> Option<Bytes> {
+        if !self.enabled {
+            return None;
+        }
+        let current = self.generation();
+        let entries = self.entries.lock().ok()?;
+        match entries.bodies.get(key) {
+            Some((generation, body)) if *generation == current => Some(body.clone()),
+            _ => None,
+        }
+    }
+
+    /// Remembers a body computed at `generation`.
+    pub fn put(&self, key: String, generation: u64, body: Bytes) {
+        if !self.enabled || generation != self.generation() {
+            return;
+        }
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.bodies.len() >= RESPONSE_CACHE_ENTRIES
+                || entries.bytes + body.len() > RESPONSE_CACHE_BYTES
+            {
+                entries.bodies.clear();
+                entries.bytes = 0;
+            }
+            entries.bytes += body.len();
+            if let Some((_, old)) = entries.bodies.insert(key, (generation, body)) {
+                entries.bytes = entries.bytes.saturating_sub(old.len());
+            }
+        }
+    }
+
+    /// Forgets everything: called after every write.
+    pub fn invalidate(&self) {
+        if !self.enabled {
+            return;
+        }
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.bodies.clear();
+            entries.bytes = 0;
         }
     }
 }

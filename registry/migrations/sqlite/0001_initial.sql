@@ -72,13 +72,14 @@ CREATE TABLE skill_versions (
     changelog_source TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     summary TEXT,
-    skill_md TEXT NOT NULL,
     metadata_json TEXT,
-    scan_json TEXT NOT NULL,
     verdict TEXT NOT NULL,
     published_by INTEGER NOT NULL REFERENCES users (id),
     created_at INTEGER NOT NULL,
     soft_deleted_at INTEGER,
+    -- Large texts last: SQLite reads a row only up to the last column a query needs.
+    skill_md TEXT NOT NULL,
+    scan_json TEXT NOT NULL,
     UNIQUE (skill_id, version)
 );
 

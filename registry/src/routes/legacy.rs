@@ -101,6 +101,7 @@ async fn install_telemetry(
                     .store
                     .record_install(detail.skill.id, Some(user.id), version.as_deref(), now)
                     .await?;
+                state.responses.invalidate();
             }
             Ok(_) | Err(AppError::NotFound(_)) => {}
             Err(error) => return Err(error),

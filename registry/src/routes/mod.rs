@@ -56,6 +56,43 @@ pub fn json_ok(value: serde_json::Value) -> Response {
     response
 }
 
+/// A 200 response with an already serialized JSON body.
+pub fn json_bytes(body: axum::body::Bytes) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Answers from the response cache, or computes, caches and answers the JSON body.
+pub async fn cached_json<F>(
+    state: &AppState,
+    uri: &axum::http::Uri,
+    compute: F,
+) -> crate::error::AppResult<Response>
+where
+    F: std::future::Future<Output = crate::error::AppResult<serde_json::Value>>,
+{
+    let key = uri
+        .path_and_query()
+        .map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
+    if let Some(body) = state.responses.get(&key) {
+        return Ok(json_bytes(body));
+    }
+    let generation = state.responses.generation();
+    let value = compute.await?;
+    let body = axum::body::Bytes::from(
+        serde_json::to_vec(&value)
+            .map_err(|error| crate::error::AppError::Internal(error.into()))?,
+    );
+    state.responses.put(key, generation, body.clone());
+    Ok(json_bytes(body))
+}
+
 /// The public base URL: the configured one, else the request's `Host`.
 pub fn base_url(state: &AppState, headers: &HeaderMap) -> String {
     if let Some(url) = &state.config.public_url {

@@ -559,6 +559,7 @@ async fn publish(
             skill_id,
             version_id,
         } => {
+            state.responses.invalidate();
             tracing::info!(slug = %slug, version = %version, verdict = %new.verdict, "published");
             Ok(json_ok(json!({
                 "ok": true,

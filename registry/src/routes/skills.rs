@@ -3,7 +3,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
@@ -15,7 +15,7 @@ use crate::db::{ListQuery, ListSort, SearchQuery, SkillDetailRow, SkillRow, User
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppPath, Params};
 use crate::pagination;
-use crate::routes::{json_ok, views};
+use crate::routes::{cached_json, json_ok, views};
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
 const VERSION_NOT_FOUND: &str = "Version not found";
@@ -177,7 +177,15 @@ fn search_result(row: &SkillRow, score: f64) -> Value {
     ),
     responses((status = 200, description = "results, best first", content_type = "application/json"),
               (status = 400, description = "invalid parameter", body = String, content_type = "text/plain")))]
-pub async fn search_skills(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+pub async fn search_skills(
+    State(state): State<AppState>,
+    uri: Uri,
+    params: Params,
+) -> AppResult<Response> {
+    cached_json(&state, &uri, search_body(&state, &params)).await
+}
+
+async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
     let limit = params.clamped("limit", 10, 1, 100)?;
     let highlighted_only = params.flag("highlightedOnly")? || params.flag("approvedOnly")?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
@@ -188,7 +196,7 @@ pub async fn search_skills(State(state): State<AppState>, params: Params) -> App
     };
     let query = params.text("q").unwrap_or("");
     if query.is_empty() {
-        return Ok(json_ok(json!({ "results": [] })));
+        return Ok(json!({ "results": [] }));
     }
     if exact {
         let slug = normalize_slug(query);
@@ -203,7 +211,7 @@ pub async fn search_skills(State(state): State<AppState>, params: Params) -> App
             }
             _ => Vec::new(),
         };
-        return Ok(json_ok(json!({ "results": results })));
+        return Ok(json!({ "results": results }));
     }
     let terms = search_terms(query);
     let candidates = state
@@ -234,7 +242,7 @@ pub async fn search_skills(State(state): State<AppState>, params: Params) -> App
         .take(usize::try_from(limit).unwrap_or(10))
         .map(|(score, row)| search_result(row, *score))
         .collect();
-    Ok(json_ok(json!({ "results": results })))
+    Ok(json!({ "results": results }))
 }
 
 fn is_listed(row: &SkillRow) -> bool {
@@ -252,7 +260,15 @@ fn is_listed(row: &SkillRow) -> bool {
     ),
     responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
               (status = 400, description = "invalid sort or parameter", body = String, content_type = "text/plain")))]
-pub async fn list_skills(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+pub async fn list_skills(
+    State(state): State<AppState>,
+    uri: Uri,
+    params: Params,
+) -> AppResult<Response> {
+    cached_json(&state, &uri, list_body(&state, &params)).await
+}
+
+async fn list_body(state: &AppState, params: &Params) -> AppResult<Value> {
     let limit = params.clamped("limit", 25, 1, 200)?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
     let prefix = match params.text("prefix") {
@@ -303,9 +319,7 @@ pub async fn list_skills(State(state): State<AppState>, params: Params) -> AppRe
         _ => None,
     };
     let items: Vec<Value> = rows.iter().map(views::list_item).collect();
-    Ok(json_ok(
-        json!({ "items": items, "nextCursor": next_cursor }),
-    ))
+    Ok(json!({ "items": items, "nextCursor": next_cursor }))
 }
 
 /// One skill.
@@ -316,10 +330,15 @@ pub async fn list_skills(State(state): State<AppState>, params: Params) -> AppRe
               (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
 pub async fn get_skill(
     State(state): State<AppState>,
+    uri: Uri,
     AppPath(slug): AppPath<String>,
     params: Params,
 ) -> AppResult<Response> {
-    let detail = find_public_skill(&state, &slug, &params).await?;
+    cached_json(&state, &uri, skill_body(&state, &slug, &params)).await
+}
+
+async fn skill_body(state: &AppState, slug: &str, params: &Params) -> AppResult<Value> {
+    let detail = find_public_skill(state, slug, params).await?;
     if detail.skill.is_malware_blocked {
         return Err(AppError::not_found(SKILL_NOT_FOUND));
     }
@@ -328,7 +347,7 @@ pub async fn get_skill(
         .latest_skill_md
         .as_deref()
         .filter(|text| text.len() <= 200 * 1024);
-    Ok(json_ok(json!({
+    Ok(json!({
         "skill": {
             "slug": row.slug,
             "displayName": row.display_name,
@@ -344,7 +363,7 @@ pub async fn get_skill(
         "metadata": views::metadata(row),
         "owner": views::owner(row),
         "moderation": views::skill_moderation(&detail),
-    })))
+    }))
 }
 
 /// Moderation information of a skill.
@@ -755,7 +774,9 @@ async fn count_download(state: &AppState, skill_id: i64, actor: String) {
     let now = chrono::Utc::now().timestamp_millis();
     let day = now.div_euclid(86_400_000);
     if let Ok(mut seen) = state.counted_downloads.lock() {
-        if seen.0 != day {
+        // The set only saves database writes (the table's key dedupes too), so it may
+        // simply be dropped when it grows large.
+        if seen.0 != day || seen.1.len() >= 1_000_000 {
             seen.0 = day;
             seen.1.clear();
         }
@@ -763,12 +784,14 @@ async fn count_download(state: &AppState, skill_id: i64, actor: String) {
             return;
         }
     }
-    if let Err(error) = state
+    match state
         .store
         .record_download(skill_id, &actor, day, now)
         .await
     {
-        tracing::warn!(error = %error, "failed to count a download");
+        Ok(true) => state.responses.invalidate(),
+        Ok(false) => {}
+        Err(error) => tracing::warn!(error = %error, "failed to count a download"),
     }
 }
 
@@ -790,6 +813,9 @@ pub async fn star_skill(
         .store
         .set_star(detail.skill.id, user.id, true, now)
         .await?;
+    if changed {
+        state.responses.invalidate();
+    }
     Ok(json_ok(
         json!({ "ok": true, "starred": changed, "alreadyStarred": !changed }),
     ))
@@ -813,6 +839,9 @@ pub async fn unstar_skill(
         .store
         .set_star(detail.skill.id, user.id, false, now)
         .await?;
+    if changed {
+        state.responses.invalidate();
+    }
     Ok(json_ok(
         json!({ "ok": true, "unstarred": changed, "alreadyUnstarred": !changed }),
     ))

@@ -49,6 +49,16 @@ async fn multipart_publish_round_trips_through_every_read(backend: Backend) {
         ".latestVersion.createdAt" => "[ms]", ".owner.userId" => "[id]",
     });
 
+    // Read once before the download so a cached body must be refreshed afterwards.
+    let before = json(
+        app.get("/api/v1/skills/demo-skill")
+            .send()
+            .await
+            .expect("get"),
+    )
+    .await;
+    assert_eq!(before["skill"]["stats"]["downloads"], 0);
+
     let versions = json(
         app.get("/api/v1/skills/demo-skill/versions")
             .send()
