@@ -44,6 +44,7 @@ pub fn render(set: &PromptSet<'_>, title: &str) -> Result<String, Error> {
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.add_filter("ticks", ticks);
     env.add_template(TEMPLATE_NAME, TEMPLATE)?;
     let template = env.get_template(TEMPLATE_NAME)?;
     Ok(template.render(context! { report => minijinja::value::Serde(&view) })?)
@@ -107,11 +108,6 @@ struct LayerBar {
     band_low: u32,
     band_high: u32,
     on_target: bool,
-    /// SVG x and width of the bar and the band, on a 0-100 % axis 400 units wide.
-    bar_width: f64,
-    band_x: f64,
-    band_width: f64,
-    y: u32,
 }
 
 #[derive(Serialize)]
@@ -267,10 +263,6 @@ impl<'v> View<'v> {
                     band_low: low,
                     band_high: high,
                     on_target: value >= f64::from(low) - 0.05 && value <= f64::from(high) + 0.05,
-                    bar_width: round1(value * 4.0),
-                    band_x: f64::from(low) * 4.0,
-                    band_width: f64::from(high - low) * 4.0,
-                    y: 24 + 56 * i as u32,
                 }
             })
             .collect();
@@ -495,6 +487,45 @@ impl<'v> View<'v> {
     }
 }
 
+/// Escapes `text` for HTML.
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            '/' => out.push_str("&#x2f;"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// The `ticks` filter: escapes a message and sets its `backticked` values in `<code>`,
+/// as the lint messages quote values that way.
+fn ticks(text: &str) -> minijinja::Value {
+    let escaped = escape_html(text);
+    let parts: Vec<&str> = escaped.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        // An unpaired backtick: show the text as it is.
+        return minijinja::Value::from_safe_string(escaped);
+    }
+    let mut out = String::with_capacity(escaped.len() + 16);
+    for (index, part) in parts.iter().enumerate() {
+        if index % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(part);
+            out.push_str("</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    minijinja::Value::from_safe_string(out)
+}
+
 /// A round axis step (1, 2, 5 × 10^k) giving about four ticks up to `max`.
 fn nice_step(max: usize) -> usize {
     let rough = (max as f64 / 4.0).max(1.0);
@@ -509,7 +540,16 @@ fn nice_step(max: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::nice_step;
+    use super::{nice_step, ticks};
+
+    #[test]
+    fn ticks_escape_then_mark_code() {
+        assert_eq!(
+            ticks("move `a<b>` now").to_string(),
+            "move <code>a&lt;b&gt;</code> now"
+        );
+        assert_eq!(ticks("odd ` tick <x>").to_string(), "odd ` tick &lt;x&gt;");
+    }
 
     #[test]
     fn axis_steps_are_round() {

@@ -141,10 +141,10 @@ pub fn interpret(text: &str) -> Option<BusinessModel> {
     for (model, keywords) in KEYWORDS {
         for keyword in *keywords {
             let needle = format!(" {keyword} ");
-            if let Some(at) = normalized.find(&needle) {
-                if best.is_none_or(|(position, _)| at < position) {
-                    best = Some((at, *model));
-                }
+            if let Some(at) = normalized.find(&needle)
+                && best.is_none_or(|(position, _)| at < position)
+            {
+                best = Some((at, *model));
             }
         }
     }
@@ -644,11 +644,32 @@ pub fn profile(model: Option<BusinessModel>) -> &'static Profile {
 
 /// Whether a normalised text shows any keyword of `group` (as a word prefix).
 pub fn shows(normalized: &str, group: &Group) -> bool {
-    group.keywords.iter().any(|keyword| {
-        let bytes = normalized.as_bytes();
-        memchr::memmem::find_iter(bytes, keyword.as_bytes())
-            .any(|at| at > 0 && bytes[at - 1] == b' ')
-    })
+    Matcher::new(group).matches(normalized)
+}
+
+/// A group's keywords prepared once for matching against many texts.
+pub struct Matcher {
+    needles: Vec<String>,
+}
+
+impl Matcher {
+    /// Prepares the keywords of `group`.
+    pub fn new(group: &Group) -> Self {
+        Matcher {
+            needles: group
+                .keywords
+                .iter()
+                .map(|keyword| format!(" {keyword}"))
+                .collect(),
+        }
+    }
+
+    /// Whether the normalised (space-padded) text holds a keyword at a word start.
+    pub fn matches(&self, normalized: &str) -> bool {
+        self.needles
+            .iter()
+            .any(|needle| normalized.contains(needle.as_str()))
+    }
 }
 
 #[cfg(test)]

@@ -205,20 +205,28 @@ impl Band {
         let (low, high) = self.counts(total);
         let outside = if count < low {
             low - count
-        } else if count > high {
-            count - high
         } else {
-            0
+            count.saturating_sub(high)
         };
         outside as f64 * 100.0 / total as f64
     }
 }
 
+impl Band {
+    /// How much of a layer's points `count` out of `total` keeps: 1 on target; below the
+    /// band it falls to 0 at an empty layer; above it, to 0 at 20 points over the band.
+    pub(crate) fn fraction(self, count: usize, total: usize) -> f64 {
+        if total == 0 {
+            return 0.0;
+        }
+        let (low, _) = self.counts(total);
+        let distance = self.distance(count, total);
+        let room = if count < low { self.low as f64 } else { 20.0 };
+        (1.0 - distance / room).clamp(0.0, 1.0)
+    }
+}
+
 /// A share in whole percent, for messages.
 pub(crate) fn percent(count: usize, total: usize) -> usize {
-    if total == 0 {
-        0
-    } else {
-        (count * 100 + total / 2) / total
-    }
+    (count * 100 + total / 2).checked_div(total).unwrap_or(0)
 }

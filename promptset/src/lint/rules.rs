@@ -556,7 +556,8 @@ fn declared_mix(c: &mut Checker<'_, '_>) {
 fn priorities(c: &mut Checker<'_, '_>) {
     let total = c.facts.prompt_count();
     if total >= 10 {
-        let fields: [(&str, fn(&crate::model::Prompt<'_>) -> Level); 3] = [
+        type Rating = fn(&crate::model::Prompt<'_>) -> Level;
+        let fields: [(&str, Rating); 3] = [
             ("business_value", |p| p.business_value),
             ("geo_priority", |p| p.geo_priority),
             ("monitoring_value", |p| p.monitoring_value),

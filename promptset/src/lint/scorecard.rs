@@ -14,6 +14,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -512,19 +513,14 @@ fn layer_balance(parts: &mut Parts, facts: &Facts, findings: &[Finding]) {
     for (index, layer) in Layer::ALL.iter().enumerate() {
         let band = LAYER_BANDS[index];
         let count = facts.layer_counts[index];
-        let distance = band.distance(count, total);
         let share = ratio(count, total) * 100.0;
         parts.add(
             SUB,
             NAMES[index],
             4.0,
-            if total == 0 {
-                0.0
-            } else {
-                1.0 - distance / 20.0
-            },
+            band.fraction(count, total),
             format!(
-                "{share:.0} % against a {}-{} % target; 20 points off target scores 0",
+                "{share:.0} % against a {}-{} % target; an empty layer or 20 points above the band scores 0",
                 band.low, band.high
             ),
             format!("`{layer}` prompts are on target at {share:.0} %"),
@@ -645,9 +641,7 @@ fn missing_assets(set: &PromptSet<'_>, facts: &Facts) -> Vec<&'static business::
     }
     for prompt in &set.prompts {
         if let Some(asset) = &prompt.recommended_asset_type {
-            if !texts.contains(asset.as_ref()) {
-                texts.insert(text::normalize(asset));
-            }
+            texts.insert(text::normalize(asset));
         }
         if texts.len() > 10_000 {
             break;
@@ -730,10 +724,11 @@ fn business_model_fit(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
         .intents
         .iter()
         .map(|group| {
+            let matcher = business::Matcher::new(group);
             facts
                 .prompts
-                .iter()
-                .any(|p| business::shows(&p.normalized, group))
+                .par_iter()
+                .any(|p| matcher.matches(&p.normalized))
         })
         .collect();
     let absent: Vec<&str> = profile

@@ -18,14 +18,17 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 /// The Jaccard similarity of content tokens from which two prompts are near duplicates.
 pub const NEAR_DUPLICATE_JACCARD: f64 = 0.8;
 
 /// How many members of one LSH bucket a new prompt is compared against.
-pub const BUCKET_REPRESENTATIVES: usize = 24;
+pub const BUCKET_REPRESENTATIVES: usize = 12;
 
 const HASHES: usize = 32;
 const ROWS: usize = 4;
+const BANDS: usize = HASHES / ROWS;
 
 /// What [`find`] learned about each prompt, by index.
 #[derive(Debug, Default)]
@@ -75,6 +78,28 @@ fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     }
 }
 
+/// The LSH band keys of a sorted, deduplicated set of token hashes.
+fn band_keys(hashes: &[u64]) -> [u64; BANDS] {
+    let mut signature = [u64::MAX; HASHES];
+    for &hash in hashes {
+        for (slot, seed) in signature.iter_mut().zip(1u64..) {
+            let value = mix(hash ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            if value < *slot {
+                *slot = value;
+            }
+        }
+    }
+    let mut keys = [0u64; BANDS];
+    for (band, key) in keys.iter_mut().enumerate() {
+        let mut hash = mix(band as u64 + 1);
+        for &value in &signature[band * ROWS..(band + 1) * ROWS] {
+            hash = mix(hash ^ value);
+        }
+        *key = hash;
+    }
+    keys
+}
+
 /// Finds exact and near duplicates among prompts given as normalised texts and their
 /// content tokens (same length, same order).
 pub fn find(normalized: &[&str], tokens: &[&[String]]) -> Similarity {
@@ -92,48 +117,45 @@ pub fn find(normalized: &[&str], tokens: &[&[String]]) -> Similarity {
     }
 
     let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
-    let mut token_hashes: Vec<Vec<u64>> = Vec::with_capacity(count);
+    // Hashing and min-hashing are independent per prompt: done in parallel. Only the
+    // bucket phase, which depends on prompt order, runs sequentially.
+    let prepared: Vec<(Vec<u64>, Option<[u64; BANDS]>)> = tokens
+        .par_iter()
+        .enumerate()
+        .map(|(index, words)| {
+            let mut hashes: Vec<u64> = words.iter().map(|w| hash_str(w)).collect();
+            hashes.sort_unstable();
+            hashes.dedup();
+            let keys = (!hashes.is_empty() && similarity.duplicate_of[index].is_none())
+                .then(|| band_keys(&hashes));
+            (hashes, keys)
+        })
+        .collect();
     let mut candidates: Vec<usize> = Vec::new();
-    for (index, words) in tokens.iter().enumerate() {
-        let mut hashes: Vec<u64> = words.iter().map(|w| hash_str(w)).collect();
-        hashes.sort_unstable();
-        hashes.dedup();
-        token_hashes.push(hashes);
-        let hashes = &token_hashes[index];
-        if hashes.is_empty() || similarity.duplicate_of[index].is_some() {
-            continue;
-        }
-        let mut signature = [u64::MAX; HASHES];
-        for &hash in hashes {
-            for (slot, seed) in signature.iter_mut().zip(1u64..) {
-                let value = mix(hash ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                if value < *slot {
-                    *slot = value;
-                }
-            }
-        }
+    for (index, (hashes, keys)) in prepared.iter().enumerate() {
+        let Some(keys) = keys else { continue };
         candidates.clear();
-        let mut keys = [0u64; HASHES / ROWS];
-        for (band, key) in keys.iter_mut().enumerate() {
-            let mut hash = mix(band as u64 + 1);
-            for &value in &signature[band * ROWS..(band + 1) * ROWS] {
-                hash = mix(hash ^ value);
-            }
-            *key = hash;
-            if let Some(members) = buckets.get(&hash) {
+        for key in keys {
+            if let Some(members) = buckets.get(key) {
                 candidates.extend_from_slice(members);
             }
         }
         candidates.sort_unstable();
         candidates.dedup();
         for &candidate in &candidates {
-            let score = jaccard(hashes, &token_hashes[candidate]);
+            let other = &prepared[candidate].0;
+            // |A ∩ B| / |A ∪ B| ≤ min / max, so sets of very different sizes cannot match.
+            let (small, large) = (hashes.len().min(other.len()), hashes.len().max(other.len()));
+            if (small as f64) < NEAR_DUPLICATE_JACCARD * large as f64 {
+                continue;
+            }
+            let score = jaccard(hashes, other);
             if score >= NEAR_DUPLICATE_JACCARD {
                 similarity.near_duplicate_of[index] = Some((candidate, score));
                 break;
             }
         }
-        for key in keys {
+        for &key in keys {
             let members = buckets.entry(key).or_default();
             if members.len() < BUCKET_REPRESENTATIVES {
                 members.push(index);
