@@ -243,9 +243,10 @@ fn strip_nullable_optionals(schema: &mut Value) {
         Value::Object(map) => {
             // Documented enum variants come out as `oneOf` of `const`s; a plain `enum`
             // gives one clear "expected one of" message instead of "no schema matched".
-            let constants: Option<Vec<Value>> = map.get("oneOf").and_then(Value::as_array).and_then(|choices| {
-                choices.iter().map(|c| c.get("const").cloned()).collect()
-            });
+            let constants: Option<Vec<Value>> = map
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .and_then(|choices| choices.iter().map(|c| c.get("const").cloned()).collect());
             if let Some(values) = constants {
                 map.remove("oneOf");
                 map.insert("type".into(), Value::String("string".into()));
@@ -488,7 +489,10 @@ fn json_syntax(error: &serde_json::Error) -> Diagnostic {
 }
 
 /// Converts YAML text to a JSON value, remembering the position of every value by pointer.
-fn yaml_to_value(text: &str) -> Result<(Value, HashMap<String, (usize, usize)>), Diagnostic> {
+/// Positions of YAML values by JSON pointer.
+type YamlPositions = HashMap<String, (usize, usize)>;
+
+fn yaml_to_value(text: &str) -> Result<(Value, YamlPositions), Diagnostic> {
     use saphyr::{LoadableYamlNode, MarkedYaml};
     let documents = MarkedYaml::load_from_str(text).map_err(|error| {
         let marker = error.marker();

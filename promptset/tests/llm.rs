@@ -26,17 +26,29 @@ struct Recorder {
     requests: Arc<Mutex<Vec<(HeaderMap, Value)>>>,
 }
 
-async fn chat_completions(State(recorder): State<Recorder>, headers: HeaderMap, body: String) -> Response {
+async fn chat_completions(
+    State(recorder): State<Recorder>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    recorder.requests.lock().expect("lock").push((headers, request));
+    recorder
+        .requests
+        .lock()
+        .expect("lock")
+        .push((headers, request));
     let next = recorder.answers.lock().expect("lock").pop_front();
     let Some((status, retry_after, body)) = next else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no recorded answer left").into_response();
     };
     let mut response = (StatusCode::from_u16(status).expect("valid status"), body).into_response();
-    response.headers_mut().insert("content-type", "application/json".parse().expect("header"));
+    response
+        .headers_mut()
+        .insert("content-type", "application/json".parse().expect("header"));
     if let Some(seconds) = retry_after {
-        response.headers_mut().insert("retry-after", seconds.parse().expect("header"));
+        response
+            .headers_mut()
+            .insert("retry-after", seconds.parse().expect("header"));
     }
     response
 }
@@ -45,12 +57,17 @@ async fn chat_completions(State(recorder): State<Recorder>, headers: HeaderMap, 
 fn serve(answers: Vec<Recorded>) -> (String, Recorder) {
     let recorder = Recorder::default();
     recorder.answers.lock().expect("lock").extend(answers);
-    let app = Router::new().route("/v1/chat/completions", post(chat_completions)).with_state(recorder.clone());
+    let app = Router::new()
+        .route("/v1/chat/completions", post(chat_completions))
+        .with_state(recorder.clone());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     listener.set_nonblocking(true).expect("nonblocking");
     let address = listener.local_addr().expect("address");
     std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
             axum::serve(listener, app).await.expect("serve");
@@ -65,14 +82,21 @@ fn root() -> PathBuf {
 
 fn brief() -> Brief {
     let path = root().join("fixtures/briefs/saas-analytics.json");
-    parse_brief(&std::fs::read(&path).expect("fixture"), BriefFormat::from_path(&path)).expect("valid brief")
+    parse_brief(
+        &std::fs::read(&path).expect("fixture"),
+        BriefFormat::from_path(&path),
+    )
+    .expect("valid brief")
 }
 
 /// A valid answer as a model would give it under the strict schema: absent optional
 /// fields spelled as `null`.
 fn valid_content() -> String {
     let generator = Generator::new(None).expect("templates");
-    let set = generator.generate(&brief(), &Options::default()).expect("set").set;
+    let set = generator
+        .generate(&brief(), &Options::default())
+        .expect("set")
+        .set;
     let mut value: Value = serde_json::from_str(&to_json(&set)).expect("json");
     value["prompts"][0]["recommended_asset_type"] = Value::Null;
     value["client_summary"]["input_topics"] = Value::Null;
@@ -112,13 +136,24 @@ fn valid_answer_is_normalised_and_request_uses_the_strict_schema() {
     assert!(!answer.json.contains("null"), "nulls are dropped");
     let requests = recorder.requests.lock().expect("lock");
     let (headers, body) = &requests[0];
-    assert_eq!(headers.get("authorization").and_then(|v| v.to_str().ok()), Some("Bearer sk-test"));
+    assert_eq!(
+        headers.get("authorization").and_then(|v| v.to_str().ok()),
+        Some("Bearer sk-test")
+    );
     assert_eq!(body["model"], "test-model");
     assert_eq!(body["response_format"]["type"], "json_schema");
     assert_eq!(body["response_format"]["json_schema"]["strict"], true);
-    assert_eq!(body["response_format"]["json_schema"]["schema"], promptset::schema::schema(promptset::schema::Variant::OpenAiStrict));
-    let prompt = body["messages"][1]["content"].as_str().expect("user prompt");
-    assert!(prompt.contains("Metricly") && prompt.contains("\"business_model\": \"saas\""), "the brief is in the prompt");
+    assert_eq!(
+        body["response_format"]["json_schema"]["schema"],
+        promptset::schema::schema(promptset::schema::Variant::OpenAiStrict)
+    );
+    let prompt = body["messages"][1]["content"]
+        .as_str()
+        .expect("user prompt");
+    assert!(
+        prompt.contains("Metricly") && prompt.contains("\"business_model\": \"saas\""),
+        "the brief is in the prompt"
+    );
 }
 
 #[test]
@@ -134,8 +169,13 @@ fn invalid_answer_is_repaired_with_the_errors_quoted() {
     assert_eq!(answer.attempts, 2);
     let requests = recorder.requests.lock().expect("lock");
     assert_eq!(requests.len(), 2);
-    let repair = requests[1].1["messages"][3]["content"].as_str().expect("repair request");
-    assert!(repair.contains("missing required property `strategy`"), "{repair}");
+    let repair = requests[1].1["messages"][3]["content"]
+        .as_str()
+        .expect("repair request");
+    assert!(
+        repair.contains("missing required property `strategy`"),
+        "{repair}"
+    );
     assert!(repair.contains("/prompts/1/layer"), "{repair}");
     assert_eq!(requests[1].1["messages"][2]["role"], "assistant");
 }
@@ -143,11 +183,19 @@ fn invalid_answer_is_repaired_with_the_errors_quoted() {
 #[test]
 fn malformed_answers_are_rejected_with_the_raw_text() {
     let (result, _) = run(vec![
-        (200, None, completion("Sure! Here is your prompt set: {", "stop")),
+        (
+            200,
+            None,
+            completion("Sure! Here is your prompt set: {", "stop"),
+        ),
         (200, None, completion("I cannot produce JSON", "stop")),
     ]);
     match result {
-        Err(LlmError::Rejected { raw, diagnostics, attempts }) => {
+        Err(LlmError::Rejected {
+            raw,
+            diagnostics,
+            attempts,
+        }) => {
             assert_eq!(attempts, 2);
             assert_eq!(raw, "I cannot produce JSON");
             assert_eq!(diagnostics[0].rule, "syntax");
@@ -160,10 +208,16 @@ fn malformed_answers_are_rejected_with_the_raw_text() {
 fn cut_off_answers_are_rejected() {
     let content = valid_content();
     let cut = &content[..content.len() / 2];
-    let (result, _) = run(vec![(200, None, completion(cut, "length")), (200, None, completion(cut, "length"))]);
+    let (result, _) = run(vec![
+        (200, None, completion(cut, "length")),
+        (200, None, completion(cut, "length")),
+    ]);
     match result {
         Err(LlmError::Rejected { diagnostics, .. }) => {
-            assert!(diagnostics[0].message.contains("cut off"), "{diagnostics:?}");
+            assert!(
+                diagnostics[0].message.contains("cut off"),
+                "{diagnostics:?}"
+            );
         }
         other => panic!("expected a rejection, got {other:?}"),
     }
@@ -172,7 +226,11 @@ fn cut_off_answers_are_rejected() {
 #[test]
 fn rate_limits_and_server_errors_are_retried() {
     let (result, recorder) = run(vec![
-        (429, Some("0"), r#"{"error":{"message":"rate limited"}}"#.to_owned()),
+        (
+            429,
+            Some("0"),
+            r#"{"error":{"message":"rate limited"}}"#.to_owned(),
+        ),
         (500, None, r#"{"error":{"message":"boom"}}"#.to_owned()),
         (503, None, "unavailable".to_owned()),
         (200, None, completion(&valid_content(), "stop")),
@@ -185,11 +243,17 @@ fn rate_limits_and_server_errors_are_retried() {
 fn retries_are_bounded_and_client_errors_are_not_retried() {
     let answers = (0..10).map(|_| (503, None, "down".to_owned())).collect();
     let (result, recorder) = run(answers);
-    assert!(matches!(result, Err(LlmError::Unavailable { attempts: 5, .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(LlmError::Unavailable { attempts: 5, .. })),
+        "{result:?}"
+    );
     assert_eq!(recorder.requests.lock().expect("lock").len(), 5);
 
     let (result, recorder) = run(vec![(401, None, r#"{"error":"bad key"}"#.to_owned())]);
-    assert!(matches!(result, Err(LlmError::Status { status: 401, .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(LlmError::Status { status: 401, .. })),
+        "{result:?}"
+    );
     assert_eq!(recorder.requests.lock().expect("lock").len(), 1);
 }
 
@@ -213,10 +277,19 @@ fn cli_keeps_a_rejected_answer_out_of_the_output() {
         .expect("runs");
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert_eq!(result.status.code(), Some(1), "{stderr}");
-    assert!(!output.exists(), "an invalid answer never reaches the output");
+    assert!(
+        !output.exists(),
+        "an invalid answer never reaches the output"
+    );
     let raw = dir.path().join("set.json.llm-raw.txt");
-    assert_eq!(std::fs::read_to_string(&raw).expect("raw kept"), "{\"client_summary\": {");
-    assert!(stderr.contains("the LLM gave no valid prompt set after 2 attempts"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&raw).expect("raw kept"),
+        "{\"client_summary\": {"
+    );
+    assert!(
+        stderr.contains("the LLM gave no valid prompt set after 2 attempts"),
+        "{stderr}"
+    );
     assert!(stderr.contains("cut off"), "{stderr}");
 }
 
@@ -234,7 +307,16 @@ fn cli_writes_a_valid_answer() {
         .env("PROMPTSET_LLM_MODEL", "test-model")
         .output()
         .expect("runs");
-    assert_eq!(result.status.code(), Some(0), "{}", String::from_utf8_lossy(&result.stderr));
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
     let written = std::fs::read(&output).expect("written");
-    assert!(promptset::validate::Validator::default().validate(&written).is_valid());
+    assert!(
+        promptset::validate::Validator::default()
+            .validate(&written)
+            .is_valid()
+    );
 }

@@ -189,7 +189,7 @@ impl Generator {
             .iter()
             .map(|c| (c.overlap_tier.map_or(2, |t| t.weight()), c.name.trim()))
             .collect();
-        competitors.sort_by(|a, b| b.0.cmp(&a.0));
+        competitors.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         let competitors: Vec<&str> = competitors.into_iter().map(|(_, n)| n).collect();
         let season = brief
             .optional_context

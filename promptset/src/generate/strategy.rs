@@ -61,11 +61,7 @@ pub(crate) fn assemble(
 }
 
 fn percent(count: usize, total: usize) -> usize {
-    if total == 0 {
-        0
-    } else {
-        (count * 100 + total / 2) / total
-    }
+    (count * 100 + total / 2).checked_div(total).unwrap_or(0)
 }
 
 /// The share of each layer, as `60%`, from the actual counts.

@@ -56,7 +56,7 @@ impl Scores {
             (self.competitor * 2, "competitor pressure"),
             (self.channel, "channel fit"),
         ];
-        named.sort_by(|a, b| b.0.cmp(&a.0));
+        named.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         format!("strongest on {} and {}", named[0].1, named[1].1)
     }
 }
@@ -130,7 +130,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
     for (rank, &index) in order.iter().enumerate() {
         ranks[index] = rank;
     }
-    let high = ((count * 2 + 4) / 5).clamp(1, count.max(1));
+    let high = (count * 2).div_ceil(5).clamp(1, count.max(1));
     let low_from = if count >= 4 { count - count / 5 } else { count };
     let topics = selected
         .into_iter()
