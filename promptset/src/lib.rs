@@ -9,9 +9,15 @@ pub mod brief;
 pub mod diagnostic;
 pub mod error;
 pub mod generate;
+pub mod html;
+pub mod lint;
 pub mod llm;
+pub mod locate;
 pub mod model;
+pub mod output;
+pub mod report;
 pub mod schema;
+pub mod validate;
 
 pub use error::Error;
 pub use model::PromptSet;

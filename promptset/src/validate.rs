@@ -11,7 +11,7 @@
 //! Every finding carries a JSON pointer and the line:column of the offending value,
 //! found with [`crate::locate::Locator`] only when there is something to report.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -24,8 +24,9 @@ use crate::schema::{Variant, schema};
 /// A compiled validator for one schema variant; build it once and share it (it is `Sync`).
 pub struct Validator {
     variant: Variant,
-    schema: Value,
-    compiled: jsonschema::Validator,
+    /// The canonical schema and its compiled form, built on first use: valid canonical
+    /// documents never need them, so a run over valid files never pays for them.
+    compiled: std::sync::OnceLock<(Value, jsonschema::Validator)>,
 }
 
 /// The outcome of validating one document.
@@ -76,14 +77,19 @@ impl Validator {
     /// Documents of the `openai-strict` variant are normalised (their `null`s dropped)
     /// and then held to the canonical schema, so both variants share one compiled schema.
     pub fn new(variant: Variant) -> Self {
-        let schema = schema(Variant::Canonical);
-        let compiled =
-            jsonschema::draft202012::new(&schema).expect("the derived schema always compiles");
         Validator {
             variant,
-            schema,
-            compiled,
+            compiled: std::sync::OnceLock::new(),
         }
+    }
+
+    fn compiled(&self) -> &(Value, jsonschema::Validator) {
+        self.compiled.get_or_init(|| {
+            let schema = schema(Variant::Canonical);
+            let compiled =
+                jsonschema::draft202012::new(&schema).expect("the derived schema always compiles");
+            (schema, compiled)
+        })
     }
 
     /// The variant this validator accepts.
@@ -169,7 +175,7 @@ impl Validator {
                 }
             })
             .collect();
-        for error in self.compiled.iter_errors(&value) {
+        for error in self.compiled().1.iter_errors(&value) {
             self.schema_findings(&error, &mut findings);
         }
         findings.extend(integrity_view(&View::from_value(&value)));
@@ -271,7 +277,8 @@ impl Validator {
             .strip_suffix("/additionalProperties")
             .unwrap_or(schema_path);
         match self
-            .schema
+            .compiled()
+            .0
             .pointer(parent)
             .and_then(|s| s.get("properties"))
             .and_then(Value::as_object)
@@ -623,17 +630,8 @@ fn integrity_view(view: &View<'_>) -> Vec<Finding> {
             .iter()
             .find(|(n, _)| n == name)
             .and_then(|(_, layer)| *layer);
-        let mut seen = HashSet::new();
         for &(index, entry) in entries {
             let pointer = format!("/priority_lists/{name}/{index}");
-            if !seen.insert(entry) {
-                findings.push(Finding::at(
-                    "integrity/duplicate-priority-entry",
-                    pointer,
-                    format!("`{}` appears more than once in `{name}`", shorten(entry)),
-                ));
-                continue;
-            }
             match expected_layer {
                 None => {
                     if !topics.contains_key(entry) {
@@ -762,9 +760,5 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "integrity/priority-layer-mismatch",
         "a priority list names a prompt of another layer",
-    ),
-    (
-        "integrity/duplicate-priority-entry",
-        "a priority list names the same entry twice",
     ),
 ];

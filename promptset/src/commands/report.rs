@@ -115,7 +115,8 @@ pub fn run(args: ReportArgs) -> Result<ExitCode> {
     match args.format {
         ReportFormat::Csv => write_csv(&set, args.table.into(), args.bom, &mut out),
         ReportFormat::Markdown => write_markdown(&set, &name, &mut out),
-        ReportFormat::Html => anyhow::bail!("the HTML report is not in this build yet"), // HTML-WIRE
+        ReportFormat::Html => promptset::html::render(&set, &name)
+            .and_then(|page| Ok(out.write_all(page.as_bytes())?)),
     }
     .with_context(|| format!("failed to write the report to {target}"))?;
     out.flush()
