@@ -141,6 +141,9 @@ pub struct ResponseCache {
     enabled: bool,
     generation: std::sync::atomic::AtomicU64,
     entries: Mutex<CachedResponses>,
+    /// One lock per key being computed, so concurrent misses wait for one computation
+    /// instead of all hitting the database at once.
+    in_flight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// Cached bytes in total, and each body with the generation it was computed at.
@@ -157,12 +160,29 @@ impl ResponseCache {
             enabled,
             generation: std::sync::atomic::AtomicU64::new(0),
             entries: Mutex::new(CachedResponses::default()),
+            in_flight: Mutex::new(HashMap::new()),
         }
     }
 
     /// The current generation; read it before querying, store the result with it.
     pub fn generation(&self) -> u64 {
         self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// The lock whose holder computes `key`; `None` when the cache is off.
+    pub fn flight(&self, key: &str) -> Option<Arc<tokio::sync::Mutex<()>>> {
+        if !self.enabled {
+            return None;
+        }
+        let mut in_flight = self.in_flight.lock().ok()?;
+        Some(in_flight.entry(key.to_owned()).or_default().clone())
+    }
+
+    /// Drops the lock of `key` once its body is computed (waiters keep their handles).
+    pub fn land(&self, key: &str) {
+        if let Ok(mut in_flight) = self.in_flight.lock() {
+            in_flight.remove(key);
+        }
     }
 
     /// A body cached for `key` at the current generation.

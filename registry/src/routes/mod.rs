@@ -83,14 +83,27 @@ where
     if let Some(body) = state.responses.get(&key) {
         return Ok(json_bytes(body));
     }
+    let flight = state.responses.flight(&key);
+    let _computing = match &flight {
+        Some(lock) => Some(lock.lock().await),
+        None => None,
+    };
+    if let Some(body) = state.responses.get(&key) {
+        return Ok(json_bytes(body));
+    }
     let generation = state.responses.generation();
-    let value = compute.await?;
-    let body = axum::body::Bytes::from(
+    let body = compute.await.and_then(|value| {
         serde_json::to_vec(&value)
-            .map_err(|error| crate::error::AppError::Internal(error.into()))?,
-    );
-    state.responses.put(key, generation, body.clone());
-    Ok(json_bytes(body))
+            .map(axum::body::Bytes::from)
+            .map_err(|error| crate::error::AppError::Internal(error.into()))
+    });
+    if let Ok(body) = &body {
+        state.responses.put(key.clone(), generation, body.clone());
+    }
+    if flight.is_some() {
+        state.responses.land(&key);
+    }
+    Ok(json_bytes(body?))
 }
 
 /// The public base URL: the configured one, else the request's `Host`.
