@@ -10,8 +10,8 @@
 //! The same facts feed the [`Scorecard`]: seven sub-scores that add up to 100, each
 //! made of named checks with their points, so every score can be explained.
 //!
-//! Everything is linear in the number of prompts (near duplicates use MinHash LSH),
-//! so a 100,000-prompt set lints in well under a second.
+//! Everything is linear in the number of prompts (near duplicates use MinHash LSH with
+//! bounded buckets), and per-prompt work runs in parallel with rayon.
 
 pub mod business;
 mod facts;

@@ -29,6 +29,15 @@ pub fn normalize(text: &str) -> String {
         if ch == '\'' || ch == '\u{2019}' {
             continue;
         }
+        // Most prompts are ASCII: lowercase those bytes without the Unicode case tables.
+        if ch.is_ascii_alphanumeric() {
+            if pending_space && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push(ch.to_ascii_lowercase());
+            continue;
+        }
         if ch.is_alphanumeric() {
             if pending_space && !out.ends_with(' ') {
                 out.push(' ');
