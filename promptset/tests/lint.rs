@@ -266,7 +266,7 @@ fn scorecards_validate_against_the_committed_schema() {
 }
 
 #[test]
-fn large_sets_lint_without_quadratic_blowup() {
+fn large_sets_find_exactly_the_planted_duplicate() {
     // 20,000 distinct prompts over 5 topics plus a handful of planted duplicates: the
     // near-duplicate search must find exactly the planted ones. (Speed is measured in
     // the benchmarks; this only proves the result on a large input.)

@@ -183,3 +183,17 @@ fn directories_are_linted_recursively_and_machine_formats_parse() {
     assert_eq!(junit.code, 0);
     assert!(junit.stdout.starts_with("<?xml"), "{}", junit.stdout);
 }
+
+#[test]
+fn list_rules_prints_every_rule() {
+    let run = lint(&["--list-rules"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for rule in promptset::lint::RULES {
+        assert!(
+            run.stdout
+                .contains(&format!("{}\n    {}", rule.id, rule.summary)),
+            "{} missing",
+            rule.id
+        );
+    }
+}

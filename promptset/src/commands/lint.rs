@@ -35,6 +35,7 @@ Examples:
   promptset lint set.json
   promptset lint out/ --min-score 85
   promptset lint set.json --format json -o lint.json
+  promptset lint --list-rules
   cat set.json | promptset lint - --format github
 
 Exit codes: 0 all valid (and at or above --min-score), 1 some document is invalid or
@@ -42,8 +43,11 @@ scores below --min-score, 2 a path could not be read or usage error."
 )]
 pub struct LintArgs {
     /// Files, directories (searched recursively for *.json) or `-` for stdin.
-    #[arg(required = true, value_name = "PATH")]
+    #[arg(required_unless_present = "list_rules", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Print every lint rule (id, what it checks, what to do) and exit.
+    #[arg(long, conflicts_with = "paths")]
+    pub list_rules: bool,
     /// Output format; `text` and `json` include the scorecard.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
@@ -67,6 +71,17 @@ struct Linted {
 
 /// Runs `promptset lint`.
 pub fn run(args: LintArgs) -> Result<ExitCode> {
+    if args.list_rules {
+        let mut text = String::new();
+        for rule in lint::RULES {
+            text.push_str(&format!(
+                "{}\n    {}\n    fix: {}\n",
+                rule.id, rule.summary, rule.action
+            ));
+        }
+        crate::io::write_output(args.output.as_deref(), text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let (inputs, read_errors) = collect_inputs(&args.paths);
     let validator = Validator::default();
     let progress = progress_bar(inputs.len(), args.quiet);
