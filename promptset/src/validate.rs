@@ -445,6 +445,15 @@ pub fn integrity(set: &PromptSet<'_>, source: Option<&str>) -> Vec<Diagnostic> {
     }
 }
 
+/// `(index, prompt, topic, topic_source, layer)` of one prompt, as the integrity rules see it.
+type PromptView<'v> = (
+    usize,
+    &'v str,
+    Option<&'v str>,
+    Option<&'v str>,
+    Option<&'v str>,
+);
+
 /// What the integrity rules look at, borrowed from either a typed set or a `Value`
 /// (the latter leniently: parts the schema already rejected are simply absent).
 #[derive(Default)]
@@ -452,13 +461,7 @@ struct View<'v> {
     /// `(index, topic, topic_source)` of each topic-map entry.
     topics: Vec<(usize, &'v str, Option<&'v str>)>,
     /// `(index, prompt, topic, topic_source, layer)` of each prompt.
-    prompts: Vec<(
-        usize,
-        &'v str,
-        Option<&'v str>,
-        Option<&'v str>,
-        Option<&'v str>,
-    )>,
+    prompts: Vec<PromptView<'v>>,
     /// `(list name, entries)` of each priority list present.
     priority_lists: Vec<(&'static str, Vec<(usize, &'v str)>)>,
 }

@@ -272,16 +272,15 @@ fn a_200_mb_file_is_validated_with_positions() {
     let head = serde_json::to_string(&head).unwrap();
     let (before, after) = head.split_once("\"prompts\":[]").unwrap();
     let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    write!(file, "{before}\"prompts\":[\n").unwrap();
+    writeln!(file, "{before}\"prompts\":[").unwrap();
     let count = 200_000_000 / (prompt.len() + 2);
-    for i in 0..count {
-        let line = if i == count - 3 {
-            prompt.replace("\"BOFU\"", "\"LATER\"")
-        } else {
-            prompt.clone()
-        };
-        write!(file, "{line}{}\n", if i + 1 < count { "," } else { "" }).unwrap();
+    let line = format!("{prompt},\n");
+    let broken = format!("{},\n", prompt.replace("\"BOFU\"", "\"LATER\""));
+    for i in 0..count - 1 {
+        let bytes = if i == count - 3 { &broken } else { &line };
+        file.write_all(bytes.as_bytes()).unwrap();
     }
+    writeln!(file, "{prompt}").unwrap();
     write!(file, "]{after}").unwrap();
     file.flush().unwrap();
     drop(file);
