@@ -144,6 +144,21 @@ pub struct ResponseCache {
     /// One lock per key being computed, so concurrent misses wait for one computation
     /// instead of all hitting the database at once.
     in_flight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Resolved downloads by path and query: the skill to count and the archive to send.
+    downloads: Mutex<HashMap<String, ResolvedDownload>>,
+}
+
+/// A download request already resolved to its skill, file name and archive.
+#[derive(Debug, Clone)]
+pub struct ResolvedDownload {
+    /// Generation the resolution was made at.
+    pub generation: u64,
+    /// Skill whose download counter the request feeds.
+    pub skill_id: i64,
+    /// `Content-Disposition` file name.
+    pub file_name: String,
+    /// The ZIP bytes.
+    pub archive: Bytes,
 }
 
 /// Cached bytes in total, and each body with the generation it was computed at.
@@ -161,6 +176,7 @@ impl ResponseCache {
             generation: std::sync::atomic::AtomicU64::new(0),
             entries: Mutex::new(CachedResponses::default()),
             in_flight: Mutex::new(HashMap::new()),
+            downloads: Mutex::new(HashMap::new()),
         }
     }
 
@@ -217,6 +233,32 @@ impl ResponseCache {
         }
     }
 
+    /// A download resolved at the current generation.
+    pub fn get_download(&self, key: &str) -> Option<ResolvedDownload> {
+        if !self.enabled {
+            return None;
+        }
+        let current = self.generation();
+        let downloads = self.downloads.lock().ok()?;
+        downloads
+            .get(key)
+            .filter(|resolved| resolved.generation == current)
+            .cloned()
+    }
+
+    /// Remembers a resolved download.
+    pub fn put_download(&self, key: String, resolved: ResolvedDownload) {
+        if !self.enabled || resolved.generation != self.generation() {
+            return;
+        }
+        if let Ok(mut downloads) = self.downloads.lock() {
+            if downloads.len() >= 10_000 {
+                downloads.clear();
+            }
+            downloads.insert(key, resolved);
+        }
+    }
+
     /// Forgets everything: called after every write.
     pub fn invalidate(&self) {
         if !self.enabled {
@@ -227,6 +269,9 @@ impl ResponseCache {
         if let Ok(mut entries) = self.entries.lock() {
             entries.bodies.clear();
             entries.bytes = 0;
+        }
+        if let Ok(mut downloads) = self.downloads.lock() {
+            downloads.clear();
         }
     }
 }

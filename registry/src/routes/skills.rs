@@ -707,8 +707,20 @@ pub async fn download_skill(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
     ClientIp(ip): ClientIp,
+    uri: Uri,
     params: Params,
 ) -> AppResult<Response> {
+    let actor = match (&user, ip) {
+        (Some(user), _) => format!("user:{}", user.id),
+        (None, Some(ip)) => format!("ip:{ip}"),
+        (None, None) => "ip:unknown".to_owned(),
+    };
+    let key = uri.path_and_query().map_or("", |pq| pq.as_str()).to_owned();
+    if let Some(resolved) = state.responses.get_download(&key) {
+        count_download(&state, resolved.skill_id, actor).await;
+        return Ok(zip_response(&resolved.file_name, resolved.archive));
+    }
+    let generation = state.responses.generation();
     let slug = params
         .text("slug")
         .ok_or_else(|| AppError::bad_request("Missing slug"))?;
@@ -745,13 +757,21 @@ pub async fn download_skill(
             bytes
         }
     };
-    let actor = match (&user, ip) {
-        (Some(user), _) => format!("user:{}", user.id),
-        (None, Some(ip)) => format!("ip:{ip}"),
-        (None, None) => "ip:unknown".to_owned(),
-    };
-    count_download(&state, row.id, actor).await;
     let file_name = format!("{}-{}.zip", normalize_slug(slug), version.version);
+    state.responses.put_download(
+        key,
+        crate::app::ResolvedDownload {
+            generation,
+            skill_id: row.id,
+            file_name: file_name.clone(),
+            archive: archive.clone(),
+        },
+    );
+    count_download(&state, row.id, actor).await;
+    Ok(zip_response(&file_name, archive))
+}
+
+fn zip_response(file_name: &str, archive: Bytes) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert(
         header::CONTENT_TYPE,
@@ -766,7 +786,7 @@ pub async fn download_skill(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, max-age=60"),
     );
-    Ok((StatusCode::OK, headers, archive).into_response())
+    (StatusCode::OK, headers, archive).into_response()
 }
 
 /// Counts a download once per actor and UTC day; failures are logged, never fatal.
