@@ -565,7 +565,7 @@ fn abridge(content_type: &str, bytes: &[u8]) -> String {
                     cut -= 1;
                 }
                 text.truncate(cut);
-                text.push_str("…");
+                text.push('…');
             }
             format!("[{content_type}] {text}")
         }

@@ -208,17 +208,17 @@ async fn main() -> Result<()> {
     let mut done = 0u32;
     let end = args.start + args.count;
     for index in args.start..end {
-        if tasks.len() >= args.concurrency.max(1) {
-            if let Some(result) = tasks.join_next().await {
-                result.context("a publish task panicked")??;
-                done += 1;
-                if done % 1000 == 0 {
-                    eprintln!(
-                        "seeded {done}/{} skills in {:.1?}",
-                        args.count,
-                        started.elapsed()
-                    );
-                }
+        if tasks.len() >= args.concurrency.max(1)
+            && let Some(result) = tasks.join_next().await
+        {
+            result.context("a publish task panicked")??;
+            done += 1;
+            if done.is_multiple_of(1000) {
+                eprintln!(
+                    "seeded {done}/{} skills in {:.1?}",
+                    args.count,
+                    started.elapsed()
+                );
             }
         }
         let client = client.clone();
