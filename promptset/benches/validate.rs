@@ -1,7 +1,7 @@
 //! Validation and CSV throughput: `cargo bench -p promptset --bench validate`.
 //!
 //! Whole-process figures against the peers (jsonschema-cli, ajv, check-jsonschema, jq,
-//! Miller) come from `scripts/bench-validate.sh`; see docs/benchmarks.md.
+//! Miller) and our own whole-process runs (`scripts/bench-validate.sh`) are in docs/benchmarks.md.
 
 use std::hint::black_box;
 
