@@ -153,7 +153,9 @@ pub struct Config {
     )]
     pub storage_dir: PathBuf,
 
-    /// Public base URL used in absolute URLs the server hands out (default: from the listen address).
+    /// Public base URL used in absolute URLs the server hands out (upload URLs, discovery).
+    /// Unset: `http://` plus the request's `Host` header, else the listen address; set it
+    /// behind a TLS proxy so clients get `https://` URLs.
     #[arg(long, env = "REGISTRY_PUBLIC_URL")]
     pub public_url: Option<String>,
 
