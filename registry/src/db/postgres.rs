@@ -74,12 +74,15 @@ impl_store!(PgStore, Backend::Postgres, {
         if query.non_suspicious_only {
             filters.push_str(" AND NOT s.is_suspicious");
         }
+        // As on SQLite: rank and cut narrow rows, then join the wide columns for the page only.
         let sql = format!(
-            "SELECT {SKILL_COLUMNS}, \
-             (ts_rank_cd(s.search_document, to_tsquery('simple', $1), 1) * 10)::float8 AS text_rank \
-             FROM skills s {SKILL_JOINS} \
-             WHERE s.search_document @@ to_tsquery('simple', $1) AND {VISIBLE}{filters} \
-             ORDER BY text_rank DESC, s.id DESC LIMIT $2"
+            "SELECT {SKILL_COLUMNS}, top.text_rank FROM ( \
+               SELECT s.id, \
+               (ts_rank_cd(s.search_document, to_tsquery('simple', $1), 1) * 10)::float8 AS text_rank \
+               FROM skills s WHERE s.search_document @@ to_tsquery('simple', $1) AND {VISIBLE}{filters} \
+               ORDER BY text_rank DESC, s.id DESC LIMIT $2 \
+             ) top JOIN skills s ON s.id = top.id {SKILL_JOINS} \
+             ORDER BY top.text_rank DESC, s.id DESC"
         );
         Ok(sqlx::query_as::<_, SearchRow>(sqlx::AssertSqlSafe(sql))
             .bind(expression)

@@ -93,11 +93,18 @@ impl_store!(SqliteStore, Backend::Sqlite, {
         if query.non_suspicious_only {
             filters.push_str(" AND NOT s.is_suspicious");
         }
+        // Rank and cut on narrow (id, score) rows first and join the wide skill columns only
+        // for the page: a common word can match every skill, and sorting thousands of full
+        // rows (changelog, metadata) cost more than the bm25 scoring itself.
         let sql = format!(
-            "SELECT {SKILL_COLUMNS}, -bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS text_rank \
-             FROM skills_search JOIN skills s ON s.id = skills_search.rowid {SKILL_JOINS} \
-             WHERE skills_search MATCH $1 AND {VISIBLE}{filters} \
-             ORDER BY bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) LIMIT $2"
+            "SELECT {SKILL_COLUMNS}, -top.score AS text_rank FROM ( \
+               SELECT hits.id, hits.score FROM ( \
+                 SELECT rowid AS id, bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS score \
+                 FROM skills_search WHERE skills_search MATCH $1 \
+               ) hits JOIN skills s ON s.id = hits.id \
+               WHERE {VISIBLE}{filters} ORDER BY hits.score, hits.id DESC LIMIT $2 \
+             ) top JOIN skills s ON s.id = top.id {SKILL_JOINS} \
+             ORDER BY top.score, top.id DESC"
         );
         Ok(sqlx::query_as::<_, SearchRow>(sqlx::AssertSqlSafe(sql))
             .bind(expression)
