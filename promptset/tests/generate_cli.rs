@@ -37,6 +37,51 @@ fn writes_a_valid_set_to_stdout_deterministically() {
     );
 }
 
+/// Runs `promptset generate --brief -` with `brief` on stdin.
+fn generate_from_stdin(brief: &[u8]) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = promptset()
+        .args(["generate", "--brief", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(brief).expect("writes stdin");
+    drop(stdin);
+    child.wait_with_output().expect("runs")
+}
+
+#[test]
+fn reads_the_brief_from_stdin_as_from_a_file() {
+    let path = root().join("fixtures/briefs/ecommerce-trail-running.yaml");
+    let from_file = promptset()
+        .args(["generate", "--brief"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let from_stdin = generate_from_stdin(&std::fs::read(&path).expect("brief"));
+    assert_eq!(
+        from_stdin.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&from_stdin.stderr)
+    );
+    assert_eq!(
+        from_stdin.stdout, from_file.stdout,
+        "YAML sniffed from stdin"
+    );
+
+    let invalid = generate_from_stdin(br#"{"brand_name": "Acme"}"#);
+    assert_eq!(invalid.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&invalid.stderr);
+    assert!(
+        stderr.starts_with("-:1:1: error[required]: missing required field"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn invalid_brief_lists_every_problem_and_exits_1() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -15,7 +15,7 @@ use promptset::output::{FileReport, Format, Tool, render};
 use promptset::validate::Validator;
 use rayon::prelude::*;
 
-use crate::io::{interactive, write_output};
+use crate::io::{Input, interactive, write_output};
 
 /// Arguments of `promptset generate`.
 #[derive(Debug, Args)]
@@ -30,6 +30,7 @@ Examples:
   promptset generate --brief brief.yaml --topics 8 --prompts-per-topic 12 --seed 7
   promptset generate --brief briefs/ -o sets/
   promptset generate --brief brief.json --lang zh
+  cat brief.yaml | promptset generate --brief - -o set.json
   PROMPTSET_LLM_BASE_URL=https://api.openai.com/v1 PROMPTSET_LLM_API_KEY=... \\
     PROMPTSET_LLM_MODEL=gpt-4o-mini promptset generate --brief brief.json --llm -o set.json
 
@@ -37,7 +38,8 @@ Exit codes: 0 written, 1 a brief is invalid or the LLM gave no valid set, 2 usag
 template or internal error."
 )]
 pub struct GenerateArgs {
-    /// The client brief (JSON or YAML), or a directory of briefs (`*.json`, `*.yaml`, `*.yml`).
+    /// The client brief (JSON or YAML; `-` reads stdin), or a directory of briefs (`*.json`,
+    /// `*.yaml`, `*.yml`).
     #[arg(long, value_name = "BRIEF")]
     pub brief: PathBuf,
     /// Number of topics in the topic map.
@@ -80,9 +82,14 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode> {
     if args.brief.is_dir() {
         return run_directory(&args, &generator, &options);
     }
-    let name = args.brief.display().to_string();
-    let bytes = std::fs::read(&args.brief)
-        .with_context(|| format!("failed to read `{}`", args.brief.display()))?;
+    // `-` reads the brief from stdin (JSON or YAML, told apart by its first character).
+    let input = if args.brief.as_os_str() == "-" {
+        Input::Stdin
+    } else {
+        Input::File(args.brief.clone())
+    };
+    let name = input.name();
+    let bytes = input.read()?;
     let brief = match parse_brief(&bytes, BriefFormat::from_path(&args.brief)) {
         Ok(brief) => brief,
         Err(diagnostics) => {
