@@ -30,6 +30,15 @@ pub enum Input {
 }
 
 impl Input {
+    /// The input a command-line path names: `-` is stdin, anything else a file.
+    pub fn from_arg(path: &Path) -> Input {
+        if path == Path::new("-") {
+            Input::Stdin
+        } else {
+            Input::File(path.to_path_buf())
+        }
+    }
+
     /// The name used in messages: the path, or `-` for stdin.
     pub fn name(&self) -> String {
         match self {
@@ -62,13 +71,14 @@ pub fn collect_inputs(paths: &[std::path::PathBuf]) -> (Vec<Input>, Vec<anyhow::
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
-        if path == Path::new("-") {
-            inputs.push(Input::Stdin);
+        let input = Input::from_arg(path);
+        if matches!(input, Input::Stdin) {
+            inputs.push(input);
             continue;
         }
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => walk_dir(path, &mut inputs, &mut errors),
-            Ok(_) => inputs.push(Input::File(path.clone())),
+            Ok(_) => inputs.push(input),
             Err(err) => errors
                 .push(anyhow::Error::new(err).context(format!("cannot read `{}`", path.display()))),
         }

@@ -1,45 +1,10 @@
 //! The `promptset` binary end to end: exit codes, messages, formats and reports.
 
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn promptset(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptset"))
-        .args(args)
-        .current_dir(root())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(bytes) = stdin {
-        child.stdin.take().unwrap().write_all(bytes).unwrap();
-    }
-    let output = child.wait_with_output().unwrap();
-    Output {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+use common::{promptset, root};
 
 #[test]
 fn every_command_answers_help() {

@@ -1,11 +1,11 @@
 //! `promptset generate` through the binary: output, exit codes, stderr, directories.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::root;
 
 fn promptset() -> Command {
     Command::new(env!("CARGO_BIN_EXE_promptset"))
@@ -37,22 +37,6 @@ fn writes_a_valid_set_to_stdout_deterministically() {
     );
 }
 
-/// Runs `promptset generate --brief -` with `brief` on stdin.
-fn generate_from_stdin(brief: &[u8]) -> std::process::Output {
-    use std::io::Write as _;
-    let mut child = promptset()
-        .args(["generate", "--brief", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawns");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(brief).expect("writes stdin");
-    drop(stdin);
-    child.wait_with_output().expect("runs")
-}
-
 #[test]
 fn reads_the_brief_from_stdin_as_from_a_file() {
     let path = root().join("fixtures/briefs/ecommerce-trail-running.yaml");
@@ -61,24 +45,23 @@ fn reads_the_brief_from_stdin_as_from_a_file() {
         .arg(&path)
         .output()
         .expect("runs");
-    let from_stdin = generate_from_stdin(&std::fs::read(&path).expect("brief"));
+    let stdin_args = ["generate", "--brief", "-"];
+    let from_stdin = common::promptset(&stdin_args, Some(&std::fs::read(&path).expect("brief")));
+    assert_eq!(from_stdin.code, 0, "{}", from_stdin.stderr);
     assert_eq!(
-        from_stdin.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&from_stdin.stderr)
-    );
-    assert_eq!(
-        from_stdin.stdout, from_file.stdout,
+        from_stdin.stdout.as_bytes(),
+        from_file.stdout,
         "YAML sniffed from stdin"
     );
 
-    let invalid = generate_from_stdin(br#"{"brand_name": "Acme"}"#);
-    assert_eq!(invalid.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&invalid.stderr);
+    let invalid = common::promptset(&stdin_args, Some(br#"{"brand_name": "Acme"}"#));
+    assert_eq!(invalid.code, 1);
     assert!(
-        stderr.starts_with("-:1:1: error[required]: missing required field"),
-        "{stderr}"
+        invalid
+            .stderr
+            .starts_with("-:1:1: error[required]: missing required field"),
+        "{}",
+        invalid.stderr
     );
 }
 

@@ -1,48 +1,14 @@
 //! `promptset lint` end to end: output formats, the scorecard, exit codes and the
 //! `--min-score` gate, snapshotted like a user sees them.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use common::{Run, promptset};
 
 fn lint(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptset"))
-        .arg("lint")
-        .args(args)
-        .current_dir(root())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run promptset");
-    if let Some(bytes) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(bytes)
-            .expect("write stdin");
-    }
-    let output = child.wait_with_output().expect("wait");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    let mut full = vec!["lint"];
+    full.extend_from_slice(args);
+    promptset(&full, stdin)
 }
 
 fn transcript(run: &Run) -> String {

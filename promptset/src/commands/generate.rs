@@ -83,11 +83,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode> {
         return run_directory(&args, &generator, &options);
     }
     // `-` reads the brief from stdin (JSON or YAML, told apart by its first character).
-    let input = if args.brief.as_os_str() == "-" {
-        Input::Stdin
-    } else {
-        Input::File(args.brief.clone())
-    };
+    let input = Input::from_arg(&args.brief);
     let name = input.name();
     let bytes = input.read()?;
     let brief = match parse_brief(&bytes, BriefFormat::from_path(&args.brief)) {

@@ -84,11 +84,7 @@ impl From<TableArg> for Table {
 
 /// Runs `promptset report`.
 pub fn run(args: ReportArgs) -> Result<ExitCode> {
-    let input = if args.path == std::path::Path::new("-") {
-        Input::Stdin
-    } else {
-        Input::File(args.path.clone())
-    };
+    let input = Input::from_arg(&args.path);
     let bytes = input.read()?;
     let name = input.name();
     let set = match load(&bytes, &name)? {

@@ -98,11 +98,10 @@ impl_store!(SqliteStore, Backend::Sqlite, {
         // rows (changelog, metadata) cost more than the bm25 scoring itself.
         let sql = format!(
             "SELECT {SKILL_COLUMNS}, -top.score AS text_rank FROM ( \
-               SELECT hits.id, hits.score FROM ( \
-                 SELECT rowid AS id, bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS score \
-                 FROM skills_search WHERE skills_search MATCH $1 \
-               ) hits JOIN skills s ON s.id = hits.id \
-               WHERE {VISIBLE}{filters} ORDER BY hits.score, hits.id DESC LIMIT $2 \
+               SELECT s.id, bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS score \
+               FROM skills_search JOIN skills s ON s.id = skills_search.rowid \
+               WHERE skills_search MATCH $1 AND {VISIBLE}{filters} \
+               ORDER BY score, s.id DESC LIMIT $2 \
              ) top JOIN skills s ON s.id = top.id {SKILL_JOINS} \
              ORDER BY top.score, top.id DESC"
         );
