@@ -1,5 +1,6 @@
 //! The `registry` binary: `serve`, `migrate` and `token create`.
 
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -62,6 +63,13 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn")),
         )
         .with_writer(std::io::stderr)
+        // Colour codes only for a person watching a terminal: a log redirected to a file
+        // (or a pipe) must stay plain text, and NO_COLOR turns them off everywhere.
+        .with_ansi(
+            std::io::stderr().is_terminal()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none(),
+        )
         .init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,

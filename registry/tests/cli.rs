@@ -82,3 +82,42 @@ fn bad_flags_exit_with_status_2() {
     assert_eq!(bad_handle.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_handle.stderr).contains("invalid handle"));
 }
+
+#[test]
+fn server_log_has_no_colour_codes_when_not_a_terminal() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("registry.db").display());
+    let mut child = registry()
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &url])
+        .arg("--storage")
+        .arg(dir.path().join("blobs"))
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let mut seen = Vec::new();
+    // The first INFO line is "registry listening"; with colours its level would be wrapped
+    // in escape sequences.
+    for line in lines.by_ref() {
+        let line = line.expect("utf-8 log line");
+        let done = line.contains("registry listening");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let log = seen.join("\n");
+    assert!(log.contains("registry listening"), "{log}");
+    assert!(log.contains("INFO"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a piped log: {log:?}"
+    );
+}

@@ -357,11 +357,18 @@ async fn publish_multipart(
         let name = field.name().unwrap_or("").to_owned();
         match name.as_str() {
             "payload" => {
-                let text = field.text().await.map_err(malformed)?;
+                // Raw bytes, not `field.text()`: that decodes lossily, and a payload whose
+                // bytes were silently replaced would publish text the author never wrote.
+                let bytes = field.bytes().await.map_err(malformed)?;
                 if payload.is_some() {
                     return Err(AppError::bad_request("Multiple payload parts"));
                 }
-                let value = crate::extract::parse_json::<Value>(text.as_bytes())
+                if std::str::from_utf8(&bytes).is_err() {
+                    return Err(AppError::bad_request(
+                        "Invalid payload part: not valid UTF-8",
+                    ));
+                }
+                let value = crate::extract::parse_json::<Value>(&bytes)
                     .map_err(|_| AppError::bad_request("Invalid JSON payload"))?;
                 payload = Some(value);
             }

@@ -162,6 +162,37 @@ async fn broken_publishes_are_refused_and_store_nothing(backend: Backend) {
         .await
         .expect("request");
     assert_eq!(text_error(bad_json, 400).await, "Invalid JSON payload");
+    // A payload whose bytes are not UTF-8 is refused, not published with the bytes replaced.
+    let mut latin1 = br#"{"slug":"demo-skill","displayName":"Caf"#.to_vec();
+    latin1.extend_from_slice(b"\xe9");
+    latin1.extend_from_slice(br#"","version":"1.0.0","acceptLicenseTerms":true}"#);
+    let not_utf8 = app
+        .client
+        .post(app.url("/api/v1/skills"))
+        .bearer_auth(&token)
+        .multipart(
+            reqwest::multipart::Form::new()
+                .part("payload", reqwest::multipart::Part::bytes(latin1))
+                .part(
+                    "files",
+                    reqwest::multipart::Part::bytes(skill.clone()).file_name("SKILL.md"),
+                ),
+        )
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(
+        text_error(not_utf8, 400).await,
+        "Invalid payload part: not valid UTF-8"
+    );
+    assert_eq!(
+        app.get("/api/v1/skills/demo-skill")
+            .send()
+            .await
+            .expect("get")
+            .status(),
+        404
+    );
     let malformed = app
         .client
         .post(app.url("/api/v1/skills"))
