@@ -17,6 +17,7 @@ pub mod openapi;
 pub mod pagination;
 pub mod rate_limit;
 pub mod routes;
+pub mod skills;
 pub mod storage;
 pub mod tokens;
 
