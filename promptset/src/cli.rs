@@ -13,6 +13,7 @@ Examples:
   promptset report set.json --format csv --table prompts --bom -o prompts.csv
   promptset report set.json --format html -o report.html
   promptset schema --variant openai-strict
+  promptset skill init geo-prompts && promptset skill publish geo-prompts --registry URL
 
 Exit codes: 0 success, 1 invalid input or failed check, 2 usage, I/O or internal error.";
 
@@ -40,4 +41,6 @@ pub enum Command {
     Generate(commands::generate::GenerateArgs),
     /// Turn a prompt set into CSV, Markdown or a self-contained HTML report.
     Report(commands::report::ReportArgs),
+    /// Make, check and publish a prompt skill (SKILL.md, templates, schema, examples).
+    Skill(commands::skill::SkillArgs),
 }

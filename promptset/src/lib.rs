@@ -17,6 +17,7 @@ pub mod model;
 pub mod output;
 pub mod report;
 pub mod schema;
+pub mod skill;
 pub mod validate;
 
 pub use error::Error;

@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => commands::lint::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Skill(args) => commands::skill::run(args),
     };
     match result {
         Ok(code) => code,

@@ -7,6 +7,7 @@ pub mod generate;
 pub mod lint;
 pub mod report;
 pub mod schema;
+pub mod skill;
 pub mod validate;
 
 use clap::ValueEnum;

@@ -1,0 +1,298 @@
+//! The registry's rules for a skill bundle, checked on the author's machine before
+//! anything is uploaded: slugs, paths, text-only files, sizes and counts, and the bundle
+//! fingerprint that `GET /api/v1/resolve` compares.
+//!
+//! The values mirror what the registry enforces on publish (10 MB per file, 50 MB per
+//! bundle, 1000 files, 500-character relative paths, UTF-8 text without NUL bytes,
+//! `skill-card.md` reserved). They are repeated here rather than imported because the
+//! dependency runs registry → promptset, never the other way.
+
+use std::cmp::Ordering;
+use std::sync::LazyLock;
+
+use icu_collator::options::CollatorOptions;
+use icu_collator::{Collator, CollatorBorrowed};
+use sha2::{Digest, Sha256};
+
+/// Largest file the registry accepts.
+pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+/// Largest bundle the registry accepts.
+pub const MAX_BUNDLE_BYTES: u64 = 50 * 1024 * 1024;
+/// Most files in one bundle.
+pub const MAX_FILES: usize = 1000;
+/// Longest relative path, in characters.
+pub const MAX_PATH_CHARS: usize = 500;
+
+/// Slugs the registry keeps for its own pages and brands.
+const RESERVED_SLUGS: &[&str] = &[
+    "about",
+    "admin",
+    "api",
+    "auth",
+    "cli",
+    "dashboard",
+    "docs",
+    "explore",
+    "help",
+    "import",
+    "login",
+    "logout",
+    "packages",
+    "plugins",
+    "publish",
+    "search",
+    "settings",
+    "skills",
+    "stars",
+    "u",
+    "upload",
+    "users",
+    "openclaw",
+    "clawhub",
+    "clawd",
+    "clawdbot",
+    "onlycrabs",
+    "soulhub",
+    "me",
+    "self",
+    "system",
+    "root",
+    "owner",
+    "staff",
+    "team",
+    "mod",
+    "moderator",
+    "new",
+    "edit",
+    "delete",
+    "create",
+    "update",
+    "remove",
+    "public",
+    "private",
+    "internal",
+    "null",
+    "undefined",
+    "true",
+    "false",
+];
+
+/// Words a slug may not start or end with (`<word>-…`, `…-<word>`).
+const PROTECTED_AFFIXES: &[&str] = &[
+    "openclaw",
+    "clawhub",
+    "clawd",
+    "clawdbot",
+    "onlycrabs",
+    "soulhub",
+    "official",
+    "verified",
+    "staff",
+    "admin",
+    "moderator",
+];
+
+/// Checks a skill name as the registry checks a new slug; the error is a sentence.
+pub fn check_slug(slug: &str) -> Result<(), String> {
+    let length = slug.chars().count();
+    if length < 3 {
+        return Err(format!(
+            "`{slug}` is too short: a name needs 3 to 96 characters"
+        ));
+    }
+    if length > 96 {
+        return Err(format!(
+            "the name is {length} characters long; at most 96 are allowed"
+        ));
+    }
+    let shaped = slug
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !slug.starts_with('-')
+        && !slug.ends_with('-')
+        && !slug.contains("--");
+    if !shaped {
+        return Err(format!(
+            "`{slug}` is not a valid name: use lowercase letters, digits and single hyphens, starting and ending with a letter or digit"
+        ));
+    }
+    if RESERVED_SLUGS.contains(&slug) {
+        return Err(format!("`{slug}` is reserved by the registry"));
+    }
+    for affix in PROTECTED_AFFIXES {
+        if slug.starts_with(&format!("{affix}-")) || slug.ends_with(&format!("-{affix}")) {
+            return Err(format!(
+                "`{slug}` uses the protected `{affix}` namespace: it may not start with `{affix}-` or end with `-{affix}`"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why the registry would not take a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathVerdict {
+    /// Published as is.
+    Publish,
+    /// Left out silently by every client (dotfiles, macOS metadata).
+    Skip,
+    /// Refused; the string says why.
+    Refuse(String),
+}
+
+/// Decides what happens to a relative, `/`-separated path found in the skill folder.
+pub fn judge_path(path: &str) -> PathVerdict {
+    let segments: Vec<&str> = path.split('/').collect();
+    // Dotfiles and dot-folders stay local, as the `clawhub` CLI leaves them out;
+    // `__MACOSX/` is archive debris the registry drops.
+    if segments.iter().any(|segment| segment.starts_with('.')) || segments[0] == "__MACOSX" {
+        return PathVerdict::Skip;
+    }
+    if path.chars().count() > MAX_PATH_CHARS {
+        return PathVerdict::Refuse(format!(
+            "the path is longer than {MAX_PATH_CHARS} characters"
+        ));
+    }
+    if path.contains('\\') {
+        return PathVerdict::Refuse("the file name contains a backslash".into());
+    }
+    if path.contains('"') {
+        // A multipart upload names the file in a quoted header parameter.
+        return PathVerdict::Refuse("the file name contains a double quote".into());
+    }
+    if path.chars().any(char::is_control) {
+        return PathVerdict::Refuse("the file name contains a control character".into());
+    }
+    if segments.iter().any(|segment| segment.is_empty()) {
+        return PathVerdict::Refuse("the path has an empty segment".into());
+    }
+    if path.eq_ignore_ascii_case("skill-card.md") {
+        return PathVerdict::Refuse(
+            "`skill-card.md` is generated by the registry and cannot be published".into(),
+        );
+    }
+    PathVerdict::Publish
+}
+
+/// Whether `path` is the root SKILL.md (the registry also takes `skill.md` and `skills.md`).
+pub fn is_skill_md(path: &str) -> bool {
+    matches!(path, "SKILL.md" | "skill.md" | "skills.md")
+}
+
+/// Whether bytes are what the registry calls text: UTF-8 without NUL bytes.
+pub fn is_text(bytes: &[u8]) -> bool {
+    memchr::memchr(0, bytes).is_none() && std::str::from_utf8(bytes).is_ok()
+}
+
+/// Lowercase hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    text
+}
+
+static COLLATOR: LazyLock<Option<CollatorBorrowed<'static>>> =
+    LazyLock::new(|| Collator::try_new(Default::default(), CollatorOptions::default()).ok());
+
+/// Orders paths as JavaScript's `localeCompare` does (ICU root collation, tertiary
+/// strength), which is the order the registry and the `clawhub` CLI fingerprint in; byte
+/// order would give a different fingerprint and every publish would look new.
+pub fn locale_compare(left: &str, right: &str) -> Ordering {
+    match COLLATOR.as_ref() {
+        Some(collator) => collator.compare(left, right).then_with(|| left.cmp(right)),
+        None => left.cmp(right),
+    }
+}
+
+/// The bundle fingerprint: SHA-256 of the `path:sha256` lines of every file, sorted by
+/// [`locale_compare`] and joined with `\n`, without `skill-card.md`.
+pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut entries: Vec<(&str, &str)> = files
+        .into_iter()
+        .filter(|(path, sha)| {
+            !path.is_empty() && !sha.is_empty() && !path.eq_ignore_ascii_case("skill-card.md")
+        })
+        .collect();
+    entries.sort_by(|a, b| locale_compare(a.0, b.0));
+    let text = entries
+        .iter()
+        .map(|(path, sha)| format!("{path}:{sha}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    sha256_hex(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_matches_the_clawhub_test_vector() {
+        let files = [
+            (
+                "SKILL.md",
+                "a8e8200d901c04bdc796d5a3ca33c31ad8af71f374133e440230218a0b9f8196",
+            ),
+            (
+                "scripts/run.sh",
+                "5dbad7dd0b9b122dcd9956884390f4aac4738caba8ff53498a7ab6718b176c30",
+            ),
+        ];
+        assert_eq!(
+            fingerprint(files),
+            "190f48069d9311740d5d310171134a26d4bd3576ee02beb2c9376395f9813737"
+        );
+    }
+
+    #[test]
+    fn paths_sort_like_locale_compare() {
+        let mut paths = vec!["SKILL.md", "schema/a.json", "README.md", "readme.md", "_x"];
+        paths.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(
+            paths,
+            ["_x", "readme.md", "README.md", "schema/a.json", "SKILL.md"]
+        );
+    }
+
+    #[test]
+    fn slugs_follow_the_registry() {
+        assert!(check_slug("geo-prompts").is_ok());
+        assert!(check_slug("ab").is_err());
+        assert!(check_slug("Geo").is_err());
+        assert!(check_slug("a--b").is_err());
+        assert!(check_slug("admin").is_err());
+        assert!(check_slug("clawhub-prompts").is_err());
+    }
+
+    #[test]
+    fn paths_are_judged() {
+        assert_eq!(judge_path("examples/set.json"), PathVerdict::Publish);
+        assert_eq!(judge_path(".git/config"), PathVerdict::Skip);
+        assert_eq!(judge_path("dir/.DS_Store"), PathVerdict::Skip);
+        assert_eq!(judge_path("__MACOSX/x"), PathVerdict::Skip);
+        assert!(matches!(judge_path("a\\b"), PathVerdict::Refuse(_)));
+        assert!(matches!(
+            judge_path("Skill-Card.md"),
+            PathVerdict::Refuse(_)
+        ));
+        assert!(matches!(
+            judge_path(&"a".repeat(MAX_PATH_CHARS + 1)),
+            PathVerdict::Refuse(_)
+        ));
+    }
+
+    #[test]
+    fn text_means_utf8_without_nul() {
+        assert!(is_text(b"hello\n"));
+        assert!(!is_text(b"a\0b"));
+        assert!(!is_text(&[0xff, 0xfe]));
+    }
+}
