@@ -160,6 +160,8 @@ pub struct SkillRow {
     pub moderation_updated_at: Option<i64>,
     /// Soft deletion time, Unix ms.
     pub soft_deleted_at: Option<i64>,
+    /// When a moderator hid the skill, Unix ms.
+    pub hidden_at: Option<i64>,
     /// Creation time, Unix ms.
     pub created_at: i64,
     /// Last change, Unix ms.

@@ -18,7 +18,7 @@ pub const SKILL_COLUMNS: &str = "s.id, s.slug, s.owner_id, u.handle AS owner_han
     u.display_name AS owner_display_name, u.image AS owner_image, s.display_name, s.summary, \
     s.tags_json, s.downloads, s.stars, s.installs_current, s.installs_all_time, s.versions_count, \
     s.highlighted, s.is_suspicious, s.is_malware_blocked, s.moderation_version_id, \
-    s.moderation_updated_at, s.soft_deleted_at, s.created_at, s.updated_at, s.latest_version_id, \
+    s.moderation_updated_at, s.soft_deleted_at, s.hidden_at, s.created_at, s.updated_at, s.latest_version_id, \
     lv.version AS latest_version, lv.created_at AS latest_created_at, \
     lv.changelog AS latest_changelog, lv.metadata_json AS latest_metadata_json";
 
@@ -28,8 +28,8 @@ pub const SKILL_JOINS: &str =
 
 /// The SQL twin of `Visibility::is_listed` (`crate::skills::visibility`): the skills that
 /// list and search pages may show. Keep the two in step.
-pub const LISTED: &str =
-    "s.soft_deleted_at IS NULL AND NOT s.is_malware_blocked AND s.latest_version_id IS NOT NULL";
+pub const LISTED: &str = "s.soft_deleted_at IS NULL AND s.hidden_at IS NULL \
+    AND NOT s.is_malware_blocked AND s.latest_version_id IS NOT NULL";
 
 const VERSION_COLUMNS: &str = "v.id, v.skill_id, v.version, v.changelog, v.changelog_source, \
     v.fingerprint, v.scan_json, v.verdict, v.published_by, v.created_at, v.soft_deleted_at";

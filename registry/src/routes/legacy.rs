@@ -11,6 +11,7 @@ use crate::auth::RequireUser;
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppJson, Params};
 use crate::routes::{json_ok, skills, views};
+use crate::skills::Visibility;
 
 /// Legacy routes.
 pub fn routes() -> Router<AppState> {
@@ -35,7 +36,7 @@ async fn get_skill(State(state): State<AppState>, params: Params) -> AppResult<R
         .ok_or_else(|| AppError::bad_request("Missing slug"))?;
     let detail = skills::find_any_skill(&state, slug, params.owner().as_deref()).await?;
     let row = &detail.skill;
-    if row.soft_deleted_at.is_some() || row.is_malware_blocked || row.latest_version_id.is_none() {
+    if !Visibility::of(row).is_listed() {
         return Err(AppError::not_found("Skill not found"));
     }
     Ok(json_ok(json!({
@@ -96,12 +97,11 @@ async fn install_telemetry(
     }
     for (slug, owner, version) in installs {
         match skills::find_any_skill(&state, &slug, owner.as_deref()).await {
-            Ok(detail) if detail.skill.soft_deleted_at.is_none() => {
+            Ok(detail) if !Visibility::of(&detail.skill).is_removed() => {
                 state
                     .store
                     .record_install(detail.skill.id, Some(user.id), version.as_deref(), now)
                     .await?;
-                state.responses.invalidate();
             }
             Ok(_) | Err(AppError::NotFound(_)) => {}
             Err(error) => return Err(error),

@@ -5,9 +5,7 @@
 //! the single database transaction that creates the version, so a failed publish leaves no
 //! rows behind and at worst unreferenced, content-addressed blobs.
 
-use std::collections::HashSet;
-
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
@@ -15,15 +13,12 @@ use serde_json::{Value, json};
 
 use crate::app::AppState;
 use crate::auth::RequireUser;
-use crate::bundle::{
-    self, MAX_BUNDLE_BYTES, MAX_FILE_BYTES, MAX_FILES, PathProblem, is_skill_md,
-    normalize_content_type, normalize_path, normalize_slug,
-};
-use crate::db::{FileRow, NewUploadTicket, NewVersion, PublishOutcome, User};
+use crate::bundle::{MAX_FILE_BYTES, MAX_FILES, normalize_content_type, normalize_path};
+use crate::db::{NewUploadTicket, User};
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppJson, AppPath};
-use crate::moderation::{self, ScanFile};
 use crate::routes::{base_url, json_ok};
+use crate::skills::publish::{self, IncomingFile, PublishRequest, Published};
 use crate::storage::{is_sha256_hex, sha256_hex};
 use crate::tokens::random_id;
 
@@ -158,18 +153,6 @@ pub async fn upload_file(
     Ok(json_ok(json!({ "storageId": storage_id })))
 }
 
-/// The fields of a publish payload, JSON or multipart.
-#[derive(Debug, Default)]
-struct Payload {
-    slug: String,
-    display_name: String,
-    owner_handle: Option<String>,
-    version: String,
-    changelog: String,
-    accept_license_terms: bool,
-    tags: Vec<String>,
-}
-
 fn optional_string(body: &Value, field: &str) -> AppResult<Option<String>> {
     match body.get(field) {
         None | Some(Value::Null) => Ok(None),
@@ -178,7 +161,7 @@ fn optional_string(body: &Value, field: &str) -> AppResult<Option<String>> {
     }
 }
 
-fn parse_payload(body: &Value) -> AppResult<Payload> {
+fn parse_payload(body: &Value) -> AppResult<PublishRequest> {
     if !body.is_object() {
         return Err(AppError::bad_request(
             "Publish payload: must be a JSON object",
@@ -201,7 +184,7 @@ fn parse_payload(body: &Value) -> AppResult<Payload> {
         Some(Value::Bool(value)) => *value,
         Some(_) => return Err(payload_error("acceptLicenseTerms", "must be a boolean")),
     };
-    Ok(Payload {
+    Ok(PublishRequest {
         slug: optional_string(body, "slug")?
             .ok_or_else(|| payload_error("slug", "must be a string (was missing)"))?,
         display_name: optional_string(body, "displayName")?.unwrap_or_default(),
@@ -212,13 +195,6 @@ fn parse_payload(body: &Value) -> AppResult<Payload> {
         accept_license_terms,
         tags,
     })
-}
-
-/// One file of a publish, with its bytes.
-struct IncomingFile {
-    path: String,
-    bytes: Bytes,
-    content_type: Option<String>,
 }
 
 /// Publishes a skill version (JSON with upload tickets, or multipart).
@@ -336,7 +312,17 @@ async fn publish_json(state: &AppState, user: &User, body: &Value) -> AppResult<
             content_type: content_type.or(record.content_type),
         });
     }
-    publish(state, user, payload, incoming, tickets, false).await
+    let published = publish::publish(
+        state.store.as_ref(),
+        state.storage.as_ref(),
+        user,
+        payload,
+        incoming,
+        tickets,
+        false,
+    )
+    .await?;
+    Ok(published_view(&published))
 }
 
 async fn publish_multipart(
@@ -407,185 +393,28 @@ async fn publish_multipart(
     if incoming.is_empty() {
         return Err(AppError::bad_request("files required"));
     }
-    publish(state, user, parsed, incoming, Vec::new(), true).await
+    let published = publish::publish(
+        state.store.as_ref(),
+        state.storage.as_ref(),
+        user,
+        parsed,
+        incoming,
+        Vec::new(),
+        true,
+    )
+    .await?;
+    Ok(published_view(&published))
 }
 
-/// Validates a bundle, scans it, stores its blobs (when `store_blobs`) and commits it.
-async fn publish(
-    state: &AppState,
-    user: &User,
-    payload: Payload,
-    files: Vec<IncomingFile>,
-    tickets: Vec<String>,
-    store_blobs: bool,
-) -> AppResult<Response> {
-    if let Some(owner) = payload
-        .owner_handle
-        .as_deref()
-        .map(|h| h.trim().trim_start_matches('@').to_ascii_lowercase())
-        && !owner.is_empty()
-        && owner != user.handle
-    {
-        return Err(match state.store.find_user(&owner).await? {
-            Some(_) => AppError::BadRequest(format!(
-                "You do not have publish access for \"@{owner}\". Ask an owner or admin of \"@{owner}\" to add you."
-            )),
-            None => AppError::BadRequest(format!(
-                "Publisher \"@{owner}\" not found. Create the \"@{owner}\" organization on ClawHub or choose a different owner."
-            )),
-        });
-    }
-    let slug = normalize_slug(&payload.slug);
-    let existing = state.store.find_skill(&slug).await?;
-    match &existing {
-        None => bundle::validate_new_slug(&slug).map_err(AppError::BadRequest)?,
-        Some(skill) if skill.skill.owner_id != user.id => {
-            return Err(AppError::bad_request(
-                "Slug is already taken. Choose a different slug.",
-            ));
-        }
-        Some(_) => {}
-    }
-    let display_name = payload.display_name.trim().to_owned();
-    if display_name.is_empty() {
-        return Err(AppError::bad_request("Display name required"));
-    }
-    let version = semver::Version::parse(payload.version.trim())
-        .map_err(|_| AppError::bad_request("Version must be valid semver"))?
-        .to_string();
-
-    let mut seen = HashSet::new();
-    let mut accepted: Vec<IncomingFile> = Vec::with_capacity(files.len());
-    let mut total: u64 = 0;
-    for file in files {
-        let path = match normalize_path(&file.path) {
-            Ok(path) => path,
-            Err(PathProblem::Junk) => continue,
-            Err(PathProblem::SkillCard) => {
-                return Err(AppError::bad_request(
-                    "skill-card.md is generated by ClawHub and cannot be published directly",
-                ));
-            }
-            Err(PathProblem::Invalid) => return Err(AppError::bad_request("Invalid file paths")),
-        };
-        if !seen.insert(path.to_lowercase()) {
-            return Err(AppError::BadRequest(format!(
-                "Duplicate file path \"{path}\""
-            )));
-        }
-        if file.bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(AppError::BadRequest(format!(
-                "File \"{path}\" exceeds 10MB limit"
-            )));
-        }
-        total += file.bytes.len() as u64;
-        if total > MAX_BUNDLE_BYTES {
-            return Err(AppError::bad_request("Skill bundle exceeds 50MB limit"));
-        }
-        accepted.push(IncomingFile { path, ..file });
-    }
-    let Some(skill_md) = accepted.iter().find(|file| is_skill_md(&file.path)) else {
-        return Err(AppError::bad_request("SKILL.md is required"));
-    };
-    let Ok(skill_md_text) = std::str::from_utf8(&skill_md.bytes) else {
-        return Err(AppError::BadRequest(format!(
-            "{} is not valid UTF-8 text",
-            skill_md.path
-        )));
-    };
-    if skill_md_text.contains('\0') {
-        return Err(AppError::BadRequest(format!(
-            "{} contains NUL bytes",
-            skill_md.path
-        )));
-    }
-    for file in &accepted {
-        if !bundle::is_text(&file.bytes) {
-            return Err(AppError::BadRequest(format!(
-                "File \"{}\" is not a text file; only text-based files can be published",
-                file.path
-            )));
-        }
-    }
-    let document =
-        bundle::parse_skill_md(&skill_md.path, skill_md_text).map_err(AppError::BadRequest)?;
-    let metadata = bundle::runtime_metadata(document.metadata.as_ref());
-    let skill_md_text = skill_md_text.to_owned();
-
-    let scan_input: Vec<ScanFile<'_>> = accepted
-        .iter()
-        .map(|file| ScanFile {
-            path: &file.path,
-            bytes: &file.bytes,
-        })
-        .collect();
-    let report = moderation::scan(&scan_input);
-    let rows: Vec<FileRow> = accepted
-        .iter()
-        .map(|file| FileRow {
-            path: file.path.clone(),
-            size: i64::try_from(file.bytes.len()).unwrap_or(i64::MAX),
-            sha256: sha256_hex(&file.bytes),
-            content_type: file.content_type.clone(),
-        })
-        .collect();
-    let fingerprint = bundle::fingerprint(
-        rows.iter()
-            .map(|row| (row.path.as_str(), row.sha256.as_str())),
-    );
-
-    if store_blobs {
-        for file in &accepted {
-            state.storage.put(file.bytes.clone()).await?;
-        }
-    }
-    let changelog = payload.changelog.trim().to_owned();
-    let new = NewVersion {
-        slug: slug.clone(),
-        user_id: user.id,
-        display_name,
-        summary: document.description,
-        version: version.clone(),
-        changelog,
-        changelog_source: "user".into(),
-        fingerprint,
-        skill_md: skill_md_text,
-        metadata_json: metadata.map(|value| value.to_string()),
-        scan_json: serde_json::to_string(&report)
-            .map_err(|error| AppError::Internal(error.into()))?,
-        verdict: report.verdict.as_str().to_owned(),
-        is_suspicious: report.is_suspicious(),
-        is_malware_blocked: report.is_malware_blocked(),
-        tags: bundle::normalize_tags(&payload.tags),
-        files: rows,
-        tickets,
-        now: chrono::Utc::now().timestamp_millis(),
-    };
-    match state.store.publish_version(&new).await? {
-        PublishOutcome::Published {
-            skill_id,
-            version_id,
-        } => {
-            state.responses.invalidate();
-            tracing::info!(slug = %slug, version = %version, verdict = %new.verdict, "published");
-            Ok(json_ok(json!({
-                "ok": true,
-                "skillId": skill_id.to_string(),
-                "versionId": version_id.to_string(),
-                "status": "published",
-                "slug": slug,
-                "version": version,
-                "publicationStatus": "published",
-            })))
-        }
-        PublishOutcome::SlugTaken => Err(AppError::bad_request(
-            "Slug is already taken. Choose a different slug.",
-        )),
-        PublishOutcome::VersionExists => Err(AppError::Conflict(format!(
-            "Version {version} already exists. Increment the version number and try again."
-        ))),
-        PublishOutcome::TicketReused => Err(AppError::bad_request(
-            "Skill upload tickets cannot be reused",
-        )),
-    }
+/// The answer to a successful publish.
+fn published_view(published: &Published) -> Response {
+    json_ok(json!({
+        "ok": true,
+        "skillId": published.skill_id.to_string(),
+        "versionId": published.version_id.to_string(),
+        "status": "published",
+        "slug": published.slug,
+        "version": published.version,
+        "publicationStatus": "published",
+    }))
 }

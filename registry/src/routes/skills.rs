@@ -11,11 +11,13 @@ use crate::app::AppState;
 use crate::archive::{ArchiveMeta, build_zip};
 use crate::auth::{ClientIp, MaybeUser, RequireUser};
 use crate::bundle::normalize_slug;
-use crate::db::{ListQuery, ListSort, SearchQuery, SkillDetailRow, SkillRow, User, VersionRow};
+use crate::db::{ListQuery, ListSort, SearchQuery, SkillDetailRow, SkillRow, VersionRow};
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppPath, Params};
 use crate::pagination;
+use crate::policy::{self, SkillAction};
 use crate::routes::{cached_json, json_ok, views};
+use crate::skills::Visibility;
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
 const VERSION_NOT_FOUND: &str = "Version not found";
@@ -45,14 +47,14 @@ pub(crate) async fn find_any_skill(
     Ok(skill)
 }
 
-/// A skill that is publicly readable: not deleted, has a version.
+/// A skill whose pages the public may read (see [`Visibility::is_readable`]).
 async fn find_public_skill(
     state: &AppState,
     slug: &str,
     params: &Params,
 ) -> AppResult<SkillDetailRow> {
     let skill = find_any_skill(state, slug, params.owner().as_deref()).await?;
-    if skill.skill.soft_deleted_at.is_some() || skill.skill.latest_version_id.is_none() {
+    if !Visibility::of(&skill.skill).is_readable() {
         return Err(AppError::not_found(SKILL_NOT_FOUND));
     }
     Ok(skill)
@@ -202,7 +204,7 @@ async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
         let slug = normalize_slug(query);
         let results = match state.store.find_skill(&slug).await? {
             Some(detail)
-                if is_listed(&detail.skill)
+                if Visibility::of(&detail.skill).is_listed()
                     && (!non_suspicious_only || !detail.skill.is_suspicious)
                     && (!highlighted_only || detail.skill.highlighted) =>
             {
@@ -243,10 +245,6 @@ async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
         .map(|(score, row)| search_result(row, *score))
         .collect();
     Ok(json!({ "results": results }))
-}
-
-fn is_listed(row: &SkillRow) -> bool {
-    row.soft_deleted_at.is_none() && !row.is_malware_blocked && row.latest_version_id.is_some()
 }
 
 /// A page of skills.
@@ -379,11 +377,9 @@ pub async fn get_moderation(
 ) -> AppResult<Response> {
     let detail = find_any_skill(&state, &slug, params.owner().as_deref()).await?;
     let row = &detail.skill;
-    let privileged = user
-        .as_deref()
-        .is_some_and(|user: &User| user.id == row.owner_id || user.role().is_staff());
+    let privileged = policy::may(user.as_deref(), SkillAction::ReadModerationDetails, row);
     let flagged = row.is_suspicious || row.is_malware_blocked;
-    let publicly_visible = row.soft_deleted_at.is_none();
+    let publicly_visible = !Visibility::of(row).is_removed();
     if !(privileged || (flagged && publicly_visible)) {
         return Err(AppError::not_found("Moderation details unavailable"));
     }
@@ -525,6 +521,7 @@ pub async fn get_scan(
     let detail = find_public_skill(&state, &slug, &params).await?;
     let version = select_version(&state, &detail.skill, &params, false).await?;
     let row = &detail.skill;
+    let visibility = Visibility::of(row);
     let source = match row.moderation_version_id {
         Some(id) if id == version.id => Some(version.clone()),
         Some(id) => state.store.find_version_by_id(id).await?,
@@ -537,8 +534,8 @@ pub async fn get_scan(
         "isPendingScan": false,
         "isMalwareBlocked": row.is_malware_blocked,
         "isSuspicious": row.is_suspicious,
-        "isHiddenByMod": false,
-        "isRemoved": false,
+        "isHiddenByMod": visibility == Visibility::HiddenByModeration,
+        "isRemoved": visibility == Visibility::SoftDeleted,
     });
     Ok(json_ok(json!({
         "skill": { "slug": row.slug, "displayName": row.display_name },
@@ -582,7 +579,7 @@ pub async fn get_file(
         .ok_or_else(|| AppError::bad_request("Missing path"))?;
     let preview = params.flag("preview")?;
     let detail = find_public_skill(&state, &slug, &params).await?;
-    if detail.skill.is_malware_blocked {
+    if !Visibility::of(&detail.skill).is_downloadable() {
         return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
     }
     let version = select_version(&state, &detail.skill, &params, true).await?;
@@ -673,14 +670,15 @@ pub async fn resolve_skill(State(state): State<AppState>, params: Params) -> App
     }
     let detail = find_any_skill(&state, slug, params.owner().as_deref()).await?;
     let row = &detail.skill;
-    if row.soft_deleted_at.is_some() {
+    let visibility = Visibility::of(row);
+    if !visibility.is_resolvable() {
         return Err(AppError::not_found(SKILL_NOT_FOUND));
     }
     let matched = state
         .store
         .find_version_by_fingerprint(row.id, &hash)
         .await?;
-    let latest = if row.is_malware_blocked {
+    let latest = if visibility == Visibility::Blocked {
         None
     } else {
         row.latest_version
@@ -726,7 +724,7 @@ pub async fn download_skill(
         .ok_or_else(|| AppError::bad_request("Missing slug"))?;
     let detail = find_public_skill(&state, slug, &params).await?;
     let row = &detail.skill;
-    if row.is_malware_blocked {
+    if !Visibility::of(row).is_downloadable() {
         return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
     }
     let version = select_version(&state, row, &params, true).await?;
@@ -809,8 +807,7 @@ async fn count_download(state: &AppState, skill_id: i64, actor: String) {
         .record_download(skill_id, &actor, day, now)
         .await
     {
-        Ok(true) => state.responses.invalidate(),
-        Ok(false) => {}
+        Ok(_) => {}
         Err(error) => tracing::warn!(error = %error, "failed to count a download"),
     }
 }
@@ -833,9 +830,6 @@ pub async fn star_skill(
         .store
         .set_star(detail.skill.id, user.id, true, now)
         .await?;
-    if changed {
-        state.responses.invalidate();
-    }
     Ok(json_ok(
         json!({ "ok": true, "starred": changed, "alreadyStarred": !changed }),
     ))
@@ -859,9 +853,6 @@ pub async fn unstar_skill(
         .store
         .set_star(detail.skill.id, user.id, false, now)
         .await?;
-    if changed {
-        state.responses.invalidate();
-    }
     Ok(json_ok(
         json!({ "ok": true, "unstarred": changed, "alreadyUnstarred": !changed }),
     ))

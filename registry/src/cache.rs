@@ -1,0 +1,373 @@
+//! Caches of public reads, and the [`CachingStore`] that keeps them honest.
+//!
+//! [`ResponseCache`] holds serialized JSON bodies of skill, list and search reads and the
+//! resolved archives of downloads; [`ZipCache`] holds built archives. Invalidation is a
+//! store concern: [`CachingStore`] wraps the real store and every write that can change a
+//! public read bumps the cache generation after it commits, so no handler can forget.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use axum::body::Bytes;
+
+use crate::db::{
+    Backend, FileRow, ListQuery, NewUploadTicket, NewVersion, PublishOutcome, Role, SearchQuery,
+    SearchRow, SkillDetailRow, SkillRow, Store, TokenRecord, UploadTicket, User, VersionRow,
+};
+use crate::error::DbError;
+
+/// Most bytes of built ZIPs kept in memory.
+const ZIP_CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The store wrapper whose writes invalidate the [`ResponseCache`].
+pub struct CachingStore {
+    inner: Arc<dyn Store>,
+    responses: Arc<ResponseCache>,
+}
+
+impl CachingStore {
+    /// Wraps `inner`; its writes will invalidate `responses`.
+    pub fn new(inner: Arc<dyn Store>, responses: Arc<ResponseCache>) -> Self {
+        Self { inner, responses }
+    }
+
+    /// Passes a write's result through, invalidating when `changed` says it changed
+    /// something a public read shows.
+    fn after_write<T>(
+        &self,
+        result: Result<T, DbError>,
+        changed: impl Fn(&T) -> bool,
+    ) -> Result<T, DbError> {
+        if let Ok(value) = &result
+            && changed(value)
+        {
+            self.responses.invalidate();
+        }
+        result
+    }
+}
+
+#[async_trait]
+impl Store for CachingStore {
+    fn backend(&self) -> Backend {
+        self.inner.backend()
+    }
+
+    // Users, tokens and upload tickets appear in no cached body: plain pass-through.
+    async fn ensure_user(
+        &self,
+        handle: &str,
+        role: Option<Role>,
+        now: i64,
+    ) -> Result<User, DbError> {
+        self.inner.ensure_user(handle, role, now).await
+    }
+    async fn find_user(&self, handle: &str) -> Result<Option<User>, DbError> {
+        self.inner.find_user(handle).await
+    }
+    async fn insert_token(&self, user_id: i64, token_hash: &str, now: i64) -> Result<(), DbError> {
+        self.inner.insert_token(user_id, token_hash, now).await
+    }
+    async fn find_token(&self, token_hash: &str) -> Result<Option<TokenRecord>, DbError> {
+        self.inner.find_token(token_hash).await
+    }
+    async fn revoke_token(&self, token_hash: &str, now: i64) -> Result<bool, DbError> {
+        self.inner.revoke_token(token_hash, now).await
+    }
+    async fn insert_upload_ticket(&self, ticket: &NewUploadTicket) -> Result<(), DbError> {
+        self.inner.insert_upload_ticket(ticket).await
+    }
+    async fn find_upload_ticket(&self, ticket: &str) -> Result<Option<UploadTicket>, DbError> {
+        self.inner.find_upload_ticket(ticket).await
+    }
+    async fn mark_ticket_uploaded(
+        &self,
+        ticket: &str,
+        storage_id: &str,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        self.inner
+            .mark_ticket_uploaded(ticket, storage_id, now)
+            .await
+    }
+
+    async fn publish_version(&self, version: &NewVersion) -> Result<PublishOutcome, DbError> {
+        let result = self.inner.publish_version(version).await;
+        self.after_write(result, |outcome| {
+            matches!(outcome, PublishOutcome::Published { .. })
+        })
+    }
+    async fn find_skill(&self, slug: &str) -> Result<Option<SkillDetailRow>, DbError> {
+        self.inner.find_skill(slug).await
+    }
+    async fn list_skills(&self, query: &ListQuery) -> Result<Vec<SkillRow>, DbError> {
+        self.inner.list_skills(query).await
+    }
+    async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
+        self.inner.search_skills(query).await
+    }
+    async fn list_versions(
+        &self,
+        skill_id: i64,
+        after: Option<(i64, i64)>,
+        limit: i64,
+    ) -> Result<Vec<VersionRow>, DbError> {
+        self.inner.list_versions(skill_id, after, limit).await
+    }
+    async fn find_version(
+        &self,
+        skill_id: i64,
+        version: &str,
+    ) -> Result<Option<VersionRow>, DbError> {
+        self.inner.find_version(skill_id, version).await
+    }
+    async fn find_version_by_id(&self, version_id: i64) -> Result<Option<VersionRow>, DbError> {
+        self.inner.find_version_by_id(version_id).await
+    }
+    async fn find_tagged_version(
+        &self,
+        skill_id: i64,
+        tag: &str,
+    ) -> Result<Option<VersionRow>, DbError> {
+        self.inner.find_tagged_version(skill_id, tag).await
+    }
+    async fn find_version_by_fingerprint(
+        &self,
+        skill_id: i64,
+        fingerprint: &str,
+    ) -> Result<Option<VersionRow>, DbError> {
+        self.inner
+            .find_version_by_fingerprint(skill_id, fingerprint)
+            .await
+    }
+    async fn version_files(&self, version_id: i64) -> Result<Vec<FileRow>, DbError> {
+        self.inner.version_files(version_id).await
+    }
+
+    // Counters show in skill, list and search bodies.
+    async fn record_download(
+        &self,
+        skill_id: i64,
+        actor: &str,
+        day: i64,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        let result = self.inner.record_download(skill_id, actor, day, now).await;
+        self.after_write(result, |counted| *counted)
+    }
+    async fn record_install(
+        &self,
+        skill_id: i64,
+        user_id: Option<i64>,
+        version: Option<&str>,
+        now: i64,
+    ) -> Result<(), DbError> {
+        let result = self
+            .inner
+            .record_install(skill_id, user_id, version, now)
+            .await;
+        self.after_write(result, |()| true)
+    }
+    async fn set_star(
+        &self,
+        skill_id: i64,
+        user_id: i64,
+        starred: bool,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        let result = self.inner.set_star(skill_id, user_id, starred, now).await;
+        self.after_write(result, |changed| *changed)
+    }
+
+    async fn hit_rate_limit(&self, bucket: &str, window_start: i64) -> Result<i64, DbError> {
+        self.inner.hit_rate_limit(bucket, window_start).await
+    }
+    async fn prune_rate_limits(&self, window_start: i64) -> Result<(), DbError> {
+        self.inner.prune_rate_limits(window_start).await
+    }
+}
+
+/// A bounded in-memory cache of built archives; cleared wholesale when full, which is
+/// enough for a cache whose entries are cheap to rebuild.
+#[derive(Debug, Default)]
+pub struct ZipCache {
+    entries: Mutex<CachedZips>,
+}
+
+/// Total cached bytes and the archives by (version id, slug).
+type CachedZips = (usize, HashMap<(i64, String), Bytes>);
+
+impl ZipCache {
+    /// A cached archive.
+    pub fn get(&self, version_id: i64, slug: &str) -> Option<Bytes> {
+        let entries = self.entries.lock().ok()?;
+        entries.1.get(&(version_id, slug.to_owned())).cloned()
+    }
+
+    /// Remembers an archive.
+    pub fn insert(&self, version_id: i64, slug: &str, bytes: Bytes) {
+        if bytes.len() > ZIP_CACHE_BYTES / 8 {
+            return;
+        }
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.0 + bytes.len() > ZIP_CACHE_BYTES {
+                entries.1.clear();
+                entries.0 = 0;
+            }
+            entries.0 += bytes.len();
+            entries.1.insert((version_id, slug.to_owned()), bytes);
+        }
+    }
+}
+
+/// Most entries kept in the [`ResponseCache`] before it starts over.
+const RESPONSE_CACHE_ENTRIES: usize = 50_000;
+/// Most body bytes kept in the [`ResponseCache`] before it starts over.
+const RESPONSE_CACHE_BYTES: usize = 128 * 1024 * 1024;
+
+/// Serialized JSON bodies of public reads (skill, list, search) keyed by path and query.
+///
+/// Only used where this process is the only writer (SQLite): every write through the
+/// store bumps the generation, so a cached body is never older than the last write. With
+/// PostgreSQL other instances write too, so the cache stays off there.
+#[derive(Debug)]
+pub struct ResponseCache {
+    enabled: bool,
+    generation: std::sync::atomic::AtomicU64,
+    entries: Mutex<CachedResponses>,
+    /// One lock per key being computed, so concurrent misses wait for one computation
+    /// instead of all hitting the database at once.
+    in_flight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Resolved downloads by path and query: the skill to count and the archive to send.
+    downloads: Mutex<HashMap<String, ResolvedDownload>>,
+}
+
+/// A download request already resolved to its skill, file name and archive.
+#[derive(Debug, Clone)]
+pub struct ResolvedDownload {
+    /// Generation the resolution was made at.
+    pub generation: u64,
+    /// Skill whose download counter the request feeds.
+    pub skill_id: i64,
+    /// `Content-Disposition` file name.
+    pub file_name: String,
+    /// The ZIP bytes.
+    pub archive: Bytes,
+}
+
+/// Cached bytes in total, and each body with the generation it was computed at.
+#[derive(Debug, Default)]
+struct CachedResponses {
+    bytes: usize,
+    bodies: HashMap<String, (u64, Bytes)>,
+}
+
+impl ResponseCache {
+    /// A cache that is on or off.
+    pub fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            generation: std::sync::atomic::AtomicU64::new(0),
+            entries: Mutex::new(CachedResponses::default()),
+            in_flight: Mutex::new(HashMap::new()),
+            downloads: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The current generation; read it before querying, store the result with it.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// The lock whose holder computes `key`; `None` when the cache is off.
+    pub fn flight(&self, key: &str) -> Option<Arc<tokio::sync::Mutex<()>>> {
+        if !self.enabled {
+            return None;
+        }
+        let mut in_flight = self.in_flight.lock().ok()?;
+        Some(in_flight.entry(key.to_owned()).or_default().clone())
+    }
+
+    /// Drops the lock of `key` once its body is computed (waiters keep their handles).
+    pub fn land(&self, key: &str) {
+        if let Ok(mut in_flight) = self.in_flight.lock() {
+            in_flight.remove(key);
+        }
+    }
+
+    /// A body cached for `key` at the current generation.
+    pub fn get(&self, key: &str) -> Option<Bytes> {
+        if !self.enabled {
+            return None;
+        }
+        let current = self.generation();
+        let entries = self.entries.lock().ok()?;
+        match entries.bodies.get(key) {
+            Some((generation, body)) if *generation == current => Some(body.clone()),
+            _ => None,
+        }
+    }
+
+    /// Remembers a body computed at `generation`.
+    pub fn put(&self, key: String, generation: u64, body: Bytes) {
+        if !self.enabled || generation != self.generation() {
+            return;
+        }
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.bodies.len() >= RESPONSE_CACHE_ENTRIES
+                || entries.bytes + body.len() > RESPONSE_CACHE_BYTES
+            {
+                entries.bodies.clear();
+                entries.bytes = 0;
+            }
+            entries.bytes += body.len();
+            if let Some((_, old)) = entries.bodies.insert(key, (generation, body)) {
+                entries.bytes = entries.bytes.saturating_sub(old.len());
+            }
+        }
+    }
+
+    /// A download resolved at the current generation.
+    pub fn get_download(&self, key: &str) -> Option<ResolvedDownload> {
+        if !self.enabled {
+            return None;
+        }
+        let current = self.generation();
+        let downloads = self.downloads.lock().ok()?;
+        downloads
+            .get(key)
+            .filter(|resolved| resolved.generation == current)
+            .cloned()
+    }
+
+    /// Remembers a resolved download.
+    pub fn put_download(&self, key: String, resolved: ResolvedDownload) {
+        if !self.enabled || resolved.generation != self.generation() {
+            return;
+        }
+        if let Ok(mut downloads) = self.downloads.lock() {
+            if downloads.len() >= 10_000 {
+                downloads.clear();
+            }
+            downloads.insert(key, resolved);
+        }
+    }
+
+    /// Forgets everything: called by [`CachingStore`] after each write that changes a
+    /// public read.
+    pub fn invalidate(&self) {
+        if !self.enabled {
+            return;
+        }
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.bodies.clear();
+            entries.bytes = 0;
+        }
+        if let Ok(mut downloads) = self.downloads.lock() {
+            downloads.clear();
+        }
+    }
+}

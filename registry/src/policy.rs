@@ -1,0 +1,58 @@
+//! Who may do what to which record. Every write, and every read of something not public,
+//! asks here; handlers never compare owner ids themselves.
+
+use crate::db::{SkillRow, User};
+
+/// How a caller stands to a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// No token.
+    Anonymous,
+    /// Signed in, no tie to the record.
+    Other,
+    /// Owns the record.
+    Owner,
+    /// A moderator (not the owner).
+    Moderator,
+    /// An administrator (not the owner).
+    Admin,
+}
+
+impl Relation {
+    /// How `caller` stands to a skill.
+    pub fn to_skill(caller: Option<&User>, skill: &SkillRow) -> Self {
+        match caller {
+            None => Self::Anonymous,
+            Some(user) if user.id == skill.owner_id => Self::Owner,
+            Some(user) => match user.role() {
+                crate::db::Role::Admin => Self::Admin,
+                crate::db::Role::Moderator => Self::Moderator,
+                crate::db::Role::User => Self::Other,
+            },
+        }
+    }
+
+    /// Owner or staff.
+    fn is_privileged(self) -> bool {
+        matches!(self, Self::Owner | Self::Moderator | Self::Admin)
+    }
+}
+
+/// Something a caller may try to do to a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkillAction {
+    /// Publish a new version under its slug.
+    PublishVersion,
+    /// Read the full moderation evidence (all findings, also when not flagged).
+    ReadModerationDetails,
+}
+
+/// May `caller` do `action` to `skill`?
+pub fn may(caller: Option<&User>, action: SkillAction, skill: &SkillRow) -> bool {
+    let relation = Relation::to_skill(caller, skill);
+    match action {
+        // Publishing is the owner's alone: staff moderate, they do not ship versions.
+        SkillAction::PublishVersion => relation == Relation::Owner,
+        SkillAction::ReadModerationDetails => relation.is_privileged(),
+    }
+}
