@@ -25,6 +25,8 @@ pub struct App {
     pub rate_limiter: RateLimiter,
     /// Built download archives by (version id, slug): they are deterministic.
     pub zip_cache: ZipCache,
+    /// Package tarball bytes, resolved npm tarball requests and gathered download counts.
+    pub artifacts: crate::packages::serving::ArtifactServing,
     /// Cached bodies of public reads (SQLite only); the store wrapper invalidates it.
     pub responses: Arc<ResponseCache>,
     /// Downloads already counted today, so repeats skip the database write.
@@ -87,6 +89,7 @@ impl AppState {
             storage,
             rate_limiter,
             zip_cache: ZipCache::default(),
+            artifacts: crate::packages::serving::ArtifactServing::default(),
             counted_downloads: Mutex::new((0, HashSet::new())),
         }))
     }

@@ -371,3 +371,91 @@ impl ResponseCache {
         }
     }
 }
+
+// Package writes that change what a public read shows invalidate like skill writes do.
+// Download counts do not: no cached body shows them, and they are written every second.
+#[async_trait]
+impl crate::db::package_store::PackageStore for CachingStore {
+    async fn publish_release(
+        &self,
+        new: &crate::db::package_store::NewRelease,
+    ) -> Result<crate::db::package_store::PublishedRelease, DbError> {
+        let result = self.inner.publish_release(new).await;
+        self.after_write(result, |outcome| {
+            matches!(
+                outcome,
+                crate::db::package_store::PublishedRelease::Published { .. }
+            )
+        })
+    }
+    async fn find_package(
+        &self,
+        name: &str,
+    ) -> Result<Option<crate::db::package_store::PackageRow>, DbError> {
+        self.inner.find_package(name).await
+    }
+    async fn find_release(
+        &self,
+        package_id: i64,
+        version: &str,
+    ) -> Result<Option<crate::db::package_store::ReleaseRow>, DbError> {
+        self.inner.find_release(package_id, version).await
+    }
+    async fn find_release_by_tarball(
+        &self,
+        package_id: i64,
+        tarball_name: &str,
+    ) -> Result<Option<crate::db::package_store::ReleaseRow>, DbError> {
+        self.inner
+            .find_release_by_tarball(package_id, tarball_name)
+            .await
+    }
+    async fn list_releases(
+        &self,
+        package_id: i64,
+    ) -> Result<Vec<crate::db::package_store::ReleaseRow>, DbError> {
+        self.inner.list_releases(package_id).await
+    }
+    async fn search_packages(
+        &self,
+        search: &crate::db::package_store::PackageSearch,
+    ) -> Result<Vec<crate::db::package_store::PackageRow>, DbError> {
+        self.inner.search_packages(search).await
+    }
+    async fn set_package_deleted(
+        &self,
+        package_id: i64,
+        deleted_at: Option<i64>,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        let result = self
+            .inner
+            .set_package_deleted(package_id, deleted_at, now)
+            .await;
+        self.after_write(result, |changed| *changed)
+    }
+    async fn transfer_package(
+        &self,
+        package_id: i64,
+        owner_id: i64,
+        now: i64,
+    ) -> Result<(), DbError> {
+        let result = self.inner.transfer_package(package_id, owner_id, now).await;
+        self.after_write(result, |_| true)
+    }
+    async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError> {
+        self.inner.add_package_downloads(package_id, count).await
+    }
+    async fn export_plugins(
+        &self,
+        start: i64,
+        end: i64,
+        family: Option<&str>,
+        after: Option<(i64, i64)>,
+        limit: i64,
+    ) -> Result<Vec<crate::db::package_store::PackageRow>, DbError> {
+        self.inner
+            .export_plugins(start, end, family, after, limit)
+            .await
+    }
+}

@@ -15,6 +15,7 @@ pub mod error;
 pub mod extract;
 pub mod moderation;
 pub mod openapi;
+pub mod packages;
 pub mod pagination;
 pub mod policy;
 pub mod rate_limit;

@@ -56,3 +56,44 @@ pub fn may(caller: Option<&User>, action: SkillAction, skill: &SkillRow) -> bool
         SkillAction::ReadModerationDetails => relation.is_privileged(),
     }
 }
+
+/// Something a caller may try to do to a package.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PackageAction {
+    /// Publish a new release under its name.
+    PublishRelease,
+    /// See a package in the `private` channel.
+    ReadPrivate,
+    /// Soft-delete it or restore it.
+    DeleteOrRestore,
+    /// Give it to another publisher.
+    Transfer,
+}
+
+impl Relation {
+    /// How `caller` stands to a package owned by `owner_id`.
+    pub fn to_package(caller: Option<&User>, owner_id: i64) -> Self {
+        match caller {
+            None => Self::Anonymous,
+            Some(user) if user.id == owner_id => Self::Owner,
+            Some(user) => match user.role() {
+                crate::db::Role::Admin => Self::Admin,
+                crate::db::Role::Moderator => Self::Moderator,
+                crate::db::Role::User => Self::Other,
+            },
+        }
+    }
+}
+
+/// May `caller` do `action` to a package owned by `owner_id`?
+pub fn may_package(caller: Option<&User>, action: PackageAction, owner_id: i64) -> bool {
+    let relation = Relation::to_package(caller, owner_id);
+    match action {
+        // As with skills, only the owner ships releases.
+        PackageAction::PublishRelease => relation == Relation::Owner,
+        // Staff take packages down and bring them back, as the reference lets them.
+        PackageAction::ReadPrivate | PackageAction::DeleteOrRestore => relation.is_privileged(),
+        // Moving a package between publishers is for its owner or an administrator.
+        PackageAction::Transfer => matches!(relation, Relation::Owner | Relation::Admin),
+    }
+}

@@ -24,7 +24,15 @@ pub enum Class {
     Write,
     /// Skill downloads.
     Download,
+    /// Bulk exports (`/api/v1/plugins/export`): far smaller limits, fixed by the reference.
+    Export,
 }
+
+/// Limits of the export class: 10/min per IP, 60/min per user, as the reference sets them.
+pub const EXPORT_LIMIT: RateLimit = RateLimit {
+    anonymous: 10,
+    user: 60,
+};
 
 impl Class {
     /// The class of a request, `None` for requests that are not limited.
@@ -36,7 +44,14 @@ impl Class {
         if path == "/api/v1/download" || path == "/api/download" {
             return Some(Self::Download);
         }
-        if method == Method::GET || method == Method::HEAD {
+        if path == "/api/v1/plugins/export" {
+            return Some(Self::Export);
+        }
+        let is_get = method == Method::GET || method == Method::HEAD;
+        if is_get && crate::packages::name::is_download_route(path) {
+            return Some(Self::Download);
+        }
+        if is_get {
             Some(Self::Read)
         } else {
             Some(Self::Write)
@@ -48,6 +63,7 @@ impl Class {
             Self::Read => "read",
             Self::Write => "write",
             Self::Download => "download",
+            Self::Export => "export",
         }
     }
 }
@@ -166,6 +182,7 @@ impl RateLimiter {
             Class::Read => self.read,
             Class::Write => self.write,
             Class::Download => self.download,
+            Class::Export => EXPORT_LIMIT,
         };
         match actor {
             Actor::User(_) => limits.user,

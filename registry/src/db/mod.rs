@@ -11,6 +11,7 @@
 //! here, its methods on [`Store`], and one line per backend.
 
 pub mod models;
+pub mod package_store;
 pub mod postgres;
 pub mod sqlite;
 
@@ -34,7 +35,7 @@ pub enum Backend {
 
 /// Every database use case of the server.
 #[async_trait]
-pub trait Store: Send + Sync {
+pub trait Store: package_store::PackageStore + Send + Sync {
     /// The backend of this store.
     fn backend(&self) -> Backend;
 

@@ -72,12 +72,13 @@ pub async fn publish_release(pool: &Pool, new: &NewRelease) -> Result<PublishedR
             (id, "{}".to_owned())
         }
     };
-    let exists: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM package_releases WHERE package_id = $1 AND version = $2")
-            .bind(package_id)
-            .bind(&new.release.version)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let exists: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM package_releases WHERE package_id = $1 AND version = $2",
+    )
+    .bind(package_id)
+    .bind(&new.release.version)
+    .fetch_optional(&mut *tx)
+    .await?;
     if exists.is_some() {
         return Ok(PublishedRelease::VersionExists);
     }
@@ -270,7 +271,11 @@ pub async fn transfer_package(
 }
 
 /// Adds downloads gathered in memory.
-pub async fn add_package_downloads(pool: &Pool, package_id: i64, count: i64) -> Result<(), DbError> {
+pub async fn add_package_downloads(
+    pool: &Pool,
+    package_id: i64,
+    count: i64,
+) -> Result<(), DbError> {
     sqlx::query("UPDATE packages SET downloads = downloads + $1 WHERE id = $2")
         .bind(count)
         .bind(package_id)

@@ -23,6 +23,12 @@ const BACKEND: Backend = Backend::Postgres;
 mod limits;
 #[allow(
     clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
+#[path = "packages.rs"]
+mod packages;
+#[allow(
+    clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
 #[path = "skills.rs"]

@@ -28,6 +28,12 @@ mod limits;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
+#[path = "packages.rs"]
+mod packages;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
 #[path = "skills.rs"]
 mod skills;
 #[allow(

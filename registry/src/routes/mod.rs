@@ -1,6 +1,8 @@
 //! Every route of the server, grouped by domain, and small response helpers.
 
 pub mod legacy;
+pub mod npm;
+pub mod packages;
 pub mod pages;
 pub mod publish;
 pub mod skills;
@@ -17,7 +19,11 @@ use crate::app::AppState;
 
 /// The documented API routes together with their OpenAPI description.
 pub fn documented_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(crate::openapi::base_document())
+    let mut document = crate::openapi::base_document();
+    // The package routes are served by catch-alls (scoped names), so their paths are
+    // described by a derived document rather than by the router.
+    document.merge(<packages::PackagesApi as utoipa::OpenApi>::openapi());
+    OpenApiRouter::with_openapi(document)
         .routes(routes!(skills::search_skills))
         .routes(routes!(skills::list_skills, publish::publish_skill))
         .routes(routes!(publish::create_upload_url))
@@ -43,6 +49,8 @@ pub fn api_routes() -> Router<AppState> {
             "/api/v1/skills/resolve",
             axum::routing::get(skills::resolve_skill),
         )
+        .merge(packages::routes())
+        .merge(npm::routes())
         .merge(legacy::routes())
         .merge(pages::routes())
 }

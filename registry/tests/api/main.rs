@@ -7,5 +7,6 @@ mod auth;
 mod bad_input;
 mod cross_cutting;
 mod moderation;
+mod packages;
 mod publish;
 mod reads;

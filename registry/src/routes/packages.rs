@@ -1,0 +1,1319 @@
+//! The package half of API v1: publish (`POST /api/v1/packages`, multipart as
+//! `clawhub package publish` sends it), package and version reads, the artifact and its
+//! download, the security report, search, and delete / undelete / transfer.
+//!
+//! Package names arrive as one encoded path segment (`%40alice%2Fplug`), raw
+//! (`@alice/plug`) or encoded twice, so everything under `/api/v1/packages/` is routed
+//! by one catch-all and split by [`crate::packages::name::split_name_path`] on the raw
+//! path. Handlers extract, authorize, call the domain ([`crate::packages`]) and the
+//! store, and render; every error is plain text.
+
+use std::collections::BTreeMap;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Map, Value, json};
+
+use crate::app::AppState;
+use crate::auth::{MaybeUser, RequireUser};
+use crate::db::User;
+use crate::db::package_store::{
+    NewRelease, PackageRow, PackageSearch, PublishedRelease, ReleaseRow,
+};
+use crate::error::{AppError, AppResult};
+use crate::extract::Params;
+use crate::packages::name::{PackageName, split_name_path};
+use crate::packages::publish::{self, PreparedRelease, PublishError, Upload};
+use crate::packages::scan::PackageScan;
+use crate::packages::tarball::Limits;
+use crate::policy::{self, PackageAction};
+use crate::routes::{base_url, json_ok};
+
+/// Largest multipart publish body, as the reference registry allows.
+pub const MAX_MULTIPART_BYTES: usize = 18 * 1024 * 1024;
+const MULTIPART_TOO_LARGE: &str = "Package upload exceeds 18MB multipart upload limit";
+const PACKAGE_NOT_FOUND: &str = "Package not found";
+const VERSION_NOT_FOUND: &str = "Version not found";
+const MALICIOUS_BLOCK: &str =
+    "Blocked: this package release has been flagged as malicious and cannot be downloaded.";
+
+/// The package routes of API v1.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/packages", post(publish_package).get(list_packages))
+        .route("/api/v1/packages/search", get(search_packages))
+        .route("/api/v1/plugins/export", get(export_plugins))
+        .route(
+            "/api/v1/packages/{*rest}",
+            get(read_package).delete(delete_package).post(post_package),
+        )
+}
+
+/// The package name and the segments after it, from the raw request path.
+fn parse_path(uri: &axum::http::Uri) -> AppResult<(String, Vec<String>)> {
+    let rest = uri
+        .path()
+        .strip_prefix("/api/v1/packages/")
+        .unwrap_or_default();
+    split_name_path(rest).ok_or_else(|| AppError::bad_request("Package name required"))
+}
+
+/// A package the caller may read: not deleted, and not private unless they manage it.
+async fn readable_package(
+    state: &AppState,
+    name: &str,
+    caller: Option<&User>,
+) -> AppResult<PackageRow> {
+    let package = state
+        .store
+        .find_package(name)
+        .await?
+        .ok_or_else(|| AppError::not_found(PACKAGE_NOT_FOUND))?;
+    let visible = package.deleted_at.is_none()
+        && (package.channel != "private"
+            || policy::may_package(caller, PackageAction::ReadPrivate, package.owner_id));
+    if visible {
+        Ok(package)
+    } else {
+        Err(AppError::not_found(PACKAGE_NOT_FOUND))
+    }
+}
+
+fn parse_json_column(text: Option<&str>) -> Value {
+    text.and_then(|text| serde_json::from_str(text).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn tags_of(package: &PackageRow) -> BTreeMap<String, String> {
+    serde_json::from_str(&package.tags_json).unwrap_or_default()
+}
+
+fn scan_of(release: &ReleaseRow) -> Option<PackageScan> {
+    serde_json::from_str(&release.scan_json).ok()
+}
+
+/// URLs of a release's artifact.
+struct ArtifactUrls {
+    download: String,
+    tarball: Option<String>,
+    legacy: String,
+}
+
+fn artifact_urls(base: &str, package: &PackageRow, release: &ReleaseRow) -> ArtifactUrls {
+    let path = PackageName::parse(&package.name)
+        .map(|name| name.url_path())
+        .unwrap_or_else(|_| package.name.clone());
+    let version = &release.version;
+    let tarball = release
+        .install_fields_json
+        .is_some()
+        .then(|| format!("{base}/api/npm/{path}/-/{}", release.tarball_name));
+    ArtifactUrls {
+        download: tarball.clone().unwrap_or_else(|| {
+            format!("{base}/api/v1/packages/{path}/versions/{version}/artifact/download")
+        }),
+        tarball,
+        legacy: format!("{base}/api/v1/packages/{path}/download?version={version}"),
+    }
+}
+
+fn artifact_json(base: &str, package: &PackageRow, release: &ReleaseRow) -> Value {
+    let urls = artifact_urls(base, package, release);
+    let mut artifact = json!({
+        "kind": "npm-pack",
+        "sha256": release.artifact_sha256,
+        "size": release.artifact_size,
+        "format": "tgz",
+        "npmIntegrity": release.integrity,
+        "npmShasum": release.shasum,
+        "npmTarballName": release.tarball_name,
+        "npmUnpackedSize": release.unpacked_size,
+        "npmFileCount": release.file_count,
+        "downloadUrl": urls.download,
+        "legacyDownloadUrl": urls.legacy,
+    });
+    if let Some(tarball) = urls.tarball {
+        artifact["tarballUrl"] = Value::String(tarball);
+    }
+    artifact
+}
+
+fn package_header(package: &PackageRow) -> Value {
+    json!({
+        "name": package.name,
+        "displayName": package.display_name,
+        "family": package.family,
+    })
+}
+
+fn list_item(package: &PackageRow) -> Value {
+    json!({
+        "name": package.name,
+        "displayName": package.display_name,
+        "family": package.family,
+        "runtimeId": null,
+        "channel": package.channel,
+        "isOfficial": package.channel == "official",
+        "summary": package.summary,
+        "icon": null,
+        "ownerHandle": package.owner_handle,
+        "createdAt": package.created_at,
+        "updatedAt": package.updated_at,
+        "latestVersion": package.latest_version,
+        "categories": serde_json::from_str::<Value>(&package.categories_json).unwrap_or(json!([])),
+        "topics": serde_json::from_str::<Value>(&package.topics_json).unwrap_or(json!([])),
+        "verificationTier": null,
+        "stats": {
+            "downloads": package.downloads,
+            "installs": package.installs,
+            "stars": 0,
+            "versions": package.versions_count,
+        },
+    })
+}
+
+/// Writes the download counts gathered in memory, so reads show them.
+async fn flush_downloads(state: &AppState, counts: Vec<(i64, i64)>) {
+    for (package_id, count) in counts {
+        if let Err(error) = state.store.add_package_downloads(package_id, count).await {
+            tracing::warn!(error = %error, package_id, "failed to write package downloads");
+        }
+    }
+}
+
+/// Counts one download without a database write per request.
+pub(crate) fn count_download(state: &AppState, package_id: i64) {
+    let now = chrono::Utc::now().timestamp_millis();
+    if let Some(counts) = state.artifacts.count_download(package_id, now) {
+        let state = state.clone();
+        tokio::spawn(async move { flush_downloads(&state, counts).await });
+    }
+}
+
+// ---------------------------------------------------------------- publish
+
+/// Publishes a package release (multipart `payload` plus `clawpack` or `files` parts).
+#[utoipa::path(post, path = "/api/v1/packages", tag = "packages",
+    request_body(content = String, description = "multipart: `payload` (JSON `{name, displayName?, ownerHandle?, family, version, changelog, channel?, tags?, categories?, topics?, source?, bundle?}`) and one `clawpack` part (an `npm pack` .tgz) or `files` parts", content_type = "multipart/form-data"),
+    responses((status = 200, description = "`{ok, packageId, releaseId, publicationStatus}`", content_type = "application/json"),
+              (status = 400, description = "invalid payload, tarball or package.json", body = String, content_type = "text/plain"),
+              (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
+              (status = 403, description = "the name belongs to another publisher", body = String, content_type = "text/plain"),
+              (status = 409, description = "this version already exists", body = String, content_type = "text/plain"),
+              (status = 413, description = "upload or unpacked size over the limit", body = String, content_type = "text/plain"),
+              (status = 415, description = "not multipart", body = String, content_type = "text/plain")))]
+pub async fn publish_package(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    request: Request,
+) -> AppResult<Response> {
+    let is_multipart = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            value
+                .to_ascii_lowercase()
+                .starts_with("multipart/form-data")
+        });
+    if !is_multipart {
+        return Err(AppError::UnsupportedMediaType(
+            "Package publish requires multipart/form-data".into(),
+        ));
+    }
+    let multipart = Multipart::from_request(request, &state)
+        .await
+        .map_err(|rejection| {
+            AppError::BadRequest(format!("Invalid multipart body: {}", rejection.body_text()))
+        })?;
+    let (payload_text, upload) = read_publish_form(multipart).await?;
+    let payload = publish::parse_payload(&payload_text).map_err(publish_error)?;
+    let publisher = user.handle.clone();
+    // Inflating, hashing and scanning are CPU work: keep them off the async workers.
+    let prepared = tokio::task::spawn_blocking(move || {
+        publish::prepare(payload, upload, &publisher, &Limits::default())
+    })
+    .await
+    .map_err(|error| AppError::Internal(anyhow::anyhow!("publish task failed: {error}")))?
+    .map_err(publish_error)?;
+    store_release(&state, &user, prepared).await
+}
+
+fn publish_error(error: PublishError) -> AppError {
+    match error {
+        PublishError::Invalid(message) => AppError::BadRequest(message),
+        PublishError::Forbidden(message) => AppError::Forbidden(message),
+        PublishError::TooLarge(message) => AppError::PayloadTooLarge(message),
+    }
+}
+
+/// Reads the publish form, enforcing the multipart limit on the bytes actually received.
+///
+/// An oversize body is still read to its end (the server-wide body limit bounds it) and
+/// only then refused: answering while the client is still sending makes many clients
+/// report a broken pipe instead of the 413 and its reason.
+async fn read_publish_form(mut multipart: Multipart) -> AppResult<(String, Upload)> {
+    let malformed = |error: axum::extract::multipart::MultipartError| {
+        if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::PayloadTooLarge(MULTIPART_TOO_LARGE.into())
+        } else {
+            AppError::BadRequest(format!("Invalid multipart body: {}", error.body_text()))
+        }
+    };
+    let mut payload: Option<String> = None;
+    let mut clawpack: Option<Bytes> = None;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut received = 0usize;
+    while let Some(mut field) = multipart.next_field().await.map_err(malformed)? {
+        let name = field.name().unwrap_or("").to_owned();
+        if !matches!(
+            name.as_str(),
+            "payload" | "files" | "clawpack" | "clawpackUploadTicket"
+        ) {
+            return Err(AppError::BadRequest(format!(
+                "Unsupported package publish form field: {name}"
+            )));
+        }
+        let file_name = field.file_name().map(str::to_owned);
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.chunk().await.map_err(malformed)? {
+            received += chunk.len();
+            if received <= MAX_MULTIPART_BYTES {
+                bytes.extend_from_slice(&chunk);
+            }
+        }
+        if received > MAX_MULTIPART_BYTES {
+            continue;
+        }
+        match name.as_str() {
+            "payload" => {
+                if payload.is_some() {
+                    return Err(AppError::bad_request("Multiple payload parts"));
+                }
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| AppError::bad_request("Invalid payload part: not valid UTF-8"))?;
+                payload = Some(text);
+            }
+            "clawpack" if file_name.is_some() => {
+                if clawpack.is_some() {
+                    return Err(AppError::bad_request("Multiple clawpack parts"));
+                }
+                clawpack = Some(Bytes::from(bytes));
+            }
+            "clawpack" | "clawpackUploadTicket" => {
+                return Err(AppError::bad_request(
+                    "Staged ClawPack uploads (clawpack storage id + clawpackUploadTicket) are not supported by this registry; send the tarball as a clawpack file part (at most 18MB)",
+                ));
+            }
+            _ => {
+                let path = file_name.ok_or_else(|| {
+                    AppError::bad_request("Every files part needs a filename (its relative path)")
+                })?;
+                files.push((path, bytes));
+            }
+        }
+    }
+    if received > MAX_MULTIPART_BYTES {
+        return Err(AppError::PayloadTooLarge(MULTIPART_TOO_LARGE.into()));
+    }
+    let payload = payload.ok_or_else(|| AppError::bad_request("Missing payload"))?;
+    let upload = match (clawpack, files.is_empty()) {
+        (Some(_), false) => {
+            return Err(AppError::bad_request(
+                "Send either a clawpack or files, not both",
+            ));
+        }
+        (Some(bytes), true) => Upload::Clawpack(bytes.to_vec()),
+        (None, false) => Upload::Files(files),
+        (None, true) => return Err(AppError::bad_request("No files uploaded")),
+    };
+    Ok((payload, upload))
+}
+
+/// Checks the release against what is stored, stores the tarball, then the rows.
+async fn store_release(
+    state: &AppState,
+    user: &User,
+    prepared: PreparedRelease,
+) -> AppResult<Response> {
+    let name = prepared.name.as_str().to_owned();
+    let version = prepared.version.to_string();
+    // Refuse before the blob is written, so a refused publish stores nothing.
+    if let Some(existing) = state.store.find_package(&name).await? {
+        if !policy::may_package(Some(user), PackageAction::PublishRelease, existing.owner_id) {
+            return Err(AppError::Forbidden(format!(
+                "Forbidden: package {name} belongs to @{}",
+                existing.owner_handle
+            )));
+        }
+        if existing.deleted_at.is_some() {
+            return Err(AppError::Conflict(format!(
+                "Package {name} is deleted; undelete it before publishing"
+            )));
+        }
+        if state
+            .store
+            .find_release(existing.id, &version)
+            .await?
+            .is_some()
+        {
+            return Err(version_exists(&name, &version));
+        }
+    }
+    let sha256 = state
+        .storage
+        .put(Bytes::from(prepared.artifact.clone()))
+        .await
+        .map_err(AppError::Internal)?;
+    let json_text = |value: &Value| value.to_string();
+    let release = ReleaseRow {
+        id: 0,
+        package_id: 0,
+        version: version.clone(),
+        changelog: prepared.changelog.clone(),
+        artifact_sha256: sha256,
+        artifact_size: i64::try_from(prepared.artifact.len()).unwrap_or(i64::MAX),
+        integrity: prepared.digests.integrity.clone(),
+        shasum: prepared.digests.shasum.clone(),
+        tarball_name: prepared.tarball_name.clone(),
+        unpacked_size: i64::try_from(prepared.unpacked_size).unwrap_or(i64::MAX),
+        file_count: i64::try_from(prepared.files.len()).unwrap_or(i64::MAX),
+        files_json: serde_json::to_string(&prepared.files).unwrap_or_else(|_| "[]".into()),
+        install_fields_json: prepared
+            .install_fields
+            .as_ref()
+            .map(|fields| Value::Object(fields.clone()).to_string()),
+        has_install_script: prepared.has_install_script,
+        compatibility_json: prepared
+            .compatibility
+            .as_ref()
+            .map(|compat| Value::Object(compat.clone()).to_string()),
+        source_json: prepared.source.as_ref().map(json_text),
+        bundle_json: prepared.bundle.as_ref().map(json_text),
+        scan_json: serde_json::to_string(&prepared.scan).unwrap_or_else(|_| "{}".into()),
+        scan_status: prepared.scan.status.as_str().to_owned(),
+        created_at: 0,
+    };
+    let new = NewRelease {
+        name: name.clone(),
+        display_name: prepared.display_name.clone(),
+        family: prepared.family.as_str().to_owned(),
+        channel: prepared.channel.clone(),
+        summary: prepared.summary.clone(),
+        categories_json: json!(prepared.categories).to_string(),
+        topics_json: json!(prepared.topics).to_string(),
+        publisher_id: user.id,
+        tags: prepared.tags.clone(),
+        release,
+        now: chrono::Utc::now().timestamp_millis(),
+    };
+    match state.store.publish_release(&new).await? {
+        PublishedRelease::Published {
+            package_id,
+            release_id,
+        } => Ok(json_ok(json!({
+            "ok": true,
+            "packageId": package_id.to_string(),
+            "releaseId": release_id.to_string(),
+            "publicationStatus": "published",
+            "name": name,
+            "version": version,
+            "scanStatus": prepared.scan.status.as_str(),
+        }))),
+        PublishedRelease::VersionExists => Err(version_exists(&name, &version)),
+        PublishedRelease::NotOwner => Err(AppError::Forbidden("Forbidden".into())),
+        PublishedRelease::Deleted => Err(AppError::Conflict(format!(
+            "Package {name} is deleted; undelete it before publishing"
+        ))),
+    }
+}
+
+fn version_exists(name: &str, version: &str) -> AppError {
+    AppError::Conflict(format!(
+        "Version {version} of {name} already exists; published versions are immutable"
+    ))
+}
+
+// ---------------------------------------------------------------- reads
+
+/// Every GET under `/api/v1/packages/{name}`.
+async fn read_package(
+    State(state): State<AppState>,
+    MaybeUser(caller): MaybeUser,
+    params: Params,
+    headers: HeaderMap,
+    request: Request,
+) -> AppResult<Response> {
+    let (name, rest) = parse_path(request.uri())?;
+    let segments: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let caller = caller.as_deref();
+    let base = base_url(&state, &headers);
+    match segments.as_slice() {
+        [] => get_package(&state, &name, caller).await,
+        ["versions"] => list_versions(&state, &name, caller, &params).await,
+        ["versions", version] => get_version(&state, &name, version, caller, &base).await,
+        ["versions", version, "artifact"] => {
+            get_artifact(&state, &name, version, caller, &base).await
+        }
+        ["versions", version, "artifact", "download"] => {
+            download_artifact(&state, &name, version, caller, &headers).await
+        }
+        ["versions", version, "security"] => {
+            get_security(&state, &name, version, caller, &base).await
+        }
+        ["download"] => {
+            let package = readable_package(&state, &name, caller).await?;
+            let version = match params.text("version") {
+                Some(version) => version.to_owned(),
+                None => {
+                    let tag = params.text("tag").unwrap_or("latest");
+                    tags_of(&package)
+                        .get(tag)
+                        .cloned()
+                        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?
+                }
+            };
+            download_artifact(&state, &name, &version, caller, &headers).await
+        }
+        _ => Err(AppError::not_found("Not found")),
+    }
+}
+
+/// One package: `{package, owner}`.
+#[utoipa::path(get, path = "/api/v1/packages/{name}", tag = "packages",
+    params(("name" = String, Path, description = "package name; scoped names as one encoded segment (`%40owner%2Fname`)")),
+    responses((status = 200, description = "`{package: {name, displayName, family, channel, isOfficial, summary, ownerHandle, createdAt, updatedAt, latestVersion, tags, compatibility, artifact, scanStatus, stats}, owner}`", content_type = "application/json"),
+              (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
+pub async fn get_package(
+    state: &AppState,
+    name: &str,
+    caller: Option<&User>,
+) -> AppResult<Response> {
+    flush_downloads(state, state.artifacts.take_pending()).await;
+    let package = readable_package(state, name, caller).await?;
+    let latest = match package.latest_version.as_deref() {
+        Some(version) => state.store.find_release(package.id, version).await?,
+        None => None,
+    };
+    let mut body = list_item(&package);
+    body["tags"] = json!(tags_of(&package));
+    if let Some(release) = &latest {
+        body["compatibility"] = parse_json_column(release.compatibility_json.as_deref());
+        body["scanStatus"] = Value::String(release.scan_status.clone());
+        body["artifact"] = json!({
+            "kind": "npm-pack",
+            "sha256": release.artifact_sha256,
+            "size": release.artifact_size,
+            "format": "tgz",
+            "npmIntegrity": release.integrity,
+            "npmShasum": release.shasum,
+            "npmTarballName": release.tarball_name,
+            "npmUnpackedSize": release.unpacked_size,
+            "npmFileCount": release.file_count,
+        });
+        body["verification"] = verification(release);
+    } else {
+        body["compatibility"] = Value::Null;
+        body["scanStatus"] = Value::String("not-run".into());
+    }
+    Ok(json_ok(json!({
+        "package": body,
+        "owner": {
+            "handle": package.owner_handle,
+            "displayName": package.owner_display_name,
+            "image": package.owner_image,
+        },
+    })))
+}
+
+fn verification(release: &ReleaseRow) -> Value {
+    let source = parse_json_column(release.source_json.as_deref());
+    let has_source = source.get("repo").is_some() && source.get("commit").is_some();
+    json!({
+        "tier": if has_source { "source-linked" } else { "structural" },
+        "scope": "artifact-only",
+        "sourceRepo": source.get("repo"),
+        "sourceCommit": source.get("commit"),
+        "scanStatus": release.scan_status,
+    })
+}
+
+/// Versions of a package, newest first: `{items: [{version, createdAt, changelog, distTags}], nextCursor}`.
+#[utoipa::path(get, path = "/api/v1/packages/{name}/versions", tag = "packages",
+    params(("name" = String, Path, description = "package name"),
+           ("limit" = Option<i64>, Query, description = "page size, 1-100 (default 25)"),
+           ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page")),
+    responses((status = 200, description = "a page of versions", content_type = "application/json"),
+              (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
+pub async fn list_versions(
+    state: &AppState,
+    name: &str,
+    caller: Option<&User>,
+    params: &Params,
+) -> AppResult<Response> {
+    let package = readable_package(state, name, caller).await?;
+    let limit = usize::try_from(params.clamped("limit", 25, 1, 100)?).unwrap_or(25);
+    // Keyset on (createdAt, id), newest first; a cursor that does not parse starts over.
+    let after = params.text("cursor").and_then(|cursor| {
+        let (created, id) = cursor.split_once('.')?;
+        Some((created.parse::<i64>().ok()?, id.parse::<i64>().ok()?))
+    });
+    let mut releases = state.store.list_releases(package.id).await?;
+    releases.reverse();
+    let tags = tags_of(&package);
+    let page: Vec<&ReleaseRow> = releases
+        .iter()
+        .filter(|release| after.is_none_or(|key| (release.created_at, release.id) < key))
+        .take(limit + 1)
+        .collect();
+    let next_cursor = (page.len() > limit)
+        .then(|| page[limit - 1])
+        .map(|last| format!("{}.{}", last.created_at, last.id));
+    let items: Vec<Value> = page
+        .iter()
+        .take(limit)
+        .map(|release| {
+            json!({
+                "version": release.version,
+                "createdAt": release.created_at,
+                "changelog": release.changelog,
+                "distTags": dist_tags_of(&tags, &release.version),
+            })
+        })
+        .collect();
+    Ok(json_ok(
+        json!({ "items": items, "nextCursor": next_cursor }),
+    ))
+}
+
+fn dist_tags_of(tags: &BTreeMap<String, String>, version: &str) -> Vec<String> {
+    tags.iter()
+        .filter(|(_, tagged)| tagged.as_str() == version)
+        .map(|(tag, _)| tag.clone())
+        .collect()
+}
+
+async fn find_release(
+    state: &AppState,
+    name: &str,
+    version: &str,
+    caller: Option<&User>,
+) -> AppResult<(PackageRow, ReleaseRow)> {
+    let package = readable_package(state, name, caller).await?;
+    let release = state
+        .store
+        .find_release(package.id, version)
+        .await?
+        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
+    Ok((package, release))
+}
+
+/// One version with its files, compatibility, artifact and scan.
+#[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}", tag = "packages",
+    params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "`{package: {name, displayName, family}, version: {version, createdAt, changelog, distTags, files, compatibility, artifact, staticScan}}`", content_type = "application/json"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn get_version(
+    state: &AppState,
+    name: &str,
+    version: &str,
+    caller: Option<&User>,
+    base: &str,
+) -> AppResult<Response> {
+    let (package, release) = find_release(state, name, version, caller).await?;
+    let scan = scan_of(&release);
+    Ok(json_ok(json!({
+        "package": package_header(&package),
+        "version": {
+            "version": release.version,
+            "createdAt": release.created_at,
+            "changelog": release.changelog,
+            "distTags": dist_tags_of(&tags_of(&package), &release.version),
+            "files": parse_json_column(Some(&release.files_json)),
+            "compatibility": parse_json_column(release.compatibility_json.as_deref()),
+            "verification": verification(&release),
+            "artifact": artifact_json(base, &package, &release),
+            "sha256hash": null,
+            "staticScan": scan.map(|scan| json!({
+                "status": scan.status.as_str(),
+                "reasonCodes": scan.reason_codes,
+                "findings": scan.findings,
+                "summary": scan.overview,
+                "engineVersion": scan.engine,
+            })),
+        },
+    })))
+}
+
+/// Artifact information: format, size, digests, file list and download URLs.
+#[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}/artifact", tag = "packages",
+    params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "`{package, version, artifact: {kind, sha256, size, format, npmIntegrity, npmShasum, npmTarballName, npmUnpackedSize, npmFileCount, downloadUrl, tarballUrl, legacyDownloadUrl}, files}`", content_type = "application/json"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn get_artifact(
+    state: &AppState,
+    name: &str,
+    version: &str,
+    caller: Option<&User>,
+    base: &str,
+) -> AppResult<Response> {
+    let (package, release) = find_release(state, name, version, caller).await?;
+    Ok(json_ok(json!({
+        "package": package_header(&package),
+        "version": release.version,
+        "artifact": artifact_json(base, &package, &release),
+        "files": parse_json_column(Some(&release.files_json)),
+    })))
+}
+
+/// The security report of a release: trust decision, overview and scan findings.
+#[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}/security", tag = "packages",
+    params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "`{package, version, release: {releaseId, version, artifactKind, artifactSha256, npmIntegrity, npmShasum, npmTarballName, createdAt}, trust: {scanStatus, moderationState, blockedFromDownload, reasons, pending, stale}, overview, securityAuditUrl, scan}`", content_type = "application/json"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn get_security(
+    state: &AppState,
+    name: &str,
+    version: &str,
+    caller: Option<&User>,
+    base: &str,
+) -> AppResult<Response> {
+    let (package, release) = find_release(state, name, version, caller).await?;
+    let scan = scan_of(&release);
+    let status = release.scan_status.as_str();
+    let blocked = status == "malicious";
+    let mut reasons = Vec::new();
+    if status != "clean" {
+        reasons.push(format!("scan:{status}"));
+    }
+    if blocked {
+        reasons.push("package:malicious".to_owned());
+    }
+    let path = PackageName::parse(&package.name)
+        .map(|name| name.url_path())
+        .unwrap_or_else(|_| package.name.clone());
+    Ok(json_ok(json!({
+        "package": package_header(&package),
+        "version": release.version,
+        "release": {
+            "releaseId": release.id.to_string(),
+            "version": release.version,
+            "artifactKind": "npm-pack",
+            "artifactSha256": release.artifact_sha256,
+            "npmIntegrity": release.integrity,
+            "npmShasum": release.shasum,
+            "npmTarballName": release.tarball_name,
+            "createdAt": release.created_at,
+        },
+        "trust": {
+            "scanStatus": status,
+            "moderationState": if blocked { "quarantined" } else { "approved" },
+            "blockedFromDownload": blocked,
+            "reasons": reasons,
+            "pending": false,
+            "stale": false,
+        },
+        "overview": scan.as_ref().map_or_else(
+            || format!("Static scan result: {status}."),
+            |scan| scan.overview.clone(),
+        ),
+        "securityAuditUrl": format!("{base}/api/v1/packages/{path}/versions/{}/security", release.version),
+        "scan": scan.map(|scan| json!({
+            "engine": scan.engine,
+            "status": scan.status.as_str(),
+            "reasonCodes": scan.reason_codes,
+            "findings": scan.findings,
+            "filesScanned": scan.files_scanned,
+        })),
+    })))
+}
+
+/// The exact tarball bytes of a release.
+#[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}/artifact/download", tag = "packages",
+    params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "the `npm pack` tarball; headers `ETag: \"sha256:<hex>\"`, `X-ClawHub-Artifact-Sha256`, `X-ClawHub-Npm-Integrity`, `X-ClawHub-Npm-Shasum`", content_type = "application/octet-stream"),
+              (status = 304, description = "`If-None-Match` matched the ETag"),
+              (status = 403, description = "the release is blocked", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn download_artifact(
+    state: &AppState,
+    name: &str,
+    version: &str,
+    caller: Option<&User>,
+    headers: &HeaderMap,
+) -> AppResult<Response> {
+    let (package, release) = find_release(state, name, version, caller).await?;
+    if release.scan_status == "malicious" {
+        return Err(AppError::Forbidden(MALICIOUS_BLOCK.into()));
+    }
+    let served = ServedArtifact {
+        package_id: package.id,
+        tarball_name: release.tarball_name,
+        sha256: release.artifact_sha256,
+        integrity: release.integrity,
+        shasum: release.shasum,
+    };
+    artifact_response(state, &served, headers).await
+}
+
+/// What a tarball response needs.
+pub(crate) struct ServedArtifact {
+    pub package_id: i64,
+    pub tarball_name: String,
+    pub sha256: String,
+    pub integrity: String,
+    pub shasum: String,
+}
+
+/// Answers a tarball: 304 when the client has it, else the bytes with their digests.
+pub(crate) async fn artifact_response(
+    state: &AppState,
+    artifact: &ServedArtifact,
+    headers: &HeaderMap,
+) -> AppResult<Response> {
+    let etag = format!("\"sha256:{}\"", artifact.sha256);
+    let not_modified = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            value
+                .split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        });
+    let mut response = if not_modified {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let bytes = match state.artifacts.blob(&artifact.sha256) {
+            Some(bytes) => bytes,
+            None => {
+                let bytes = state
+                    .storage
+                    .get(&artifact.sha256)
+                    .await
+                    .map_err(AppError::Internal)?
+                    .ok_or_else(|| AppError::not_found("ClawPack artifact not found"))?;
+                state
+                    .artifacts
+                    .remember_blob(&artifact.sha256, bytes.clone());
+                bytes
+            }
+        };
+        count_download(state, artifact.package_id);
+        let mut response = bytes.into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/octet-stream"),
+        );
+        if let Ok(value) = HeaderValue::from_str(&format!(
+            "attachment; filename=\"{}\"",
+            artifact.tarball_name
+        )) {
+            headers.insert(header::CONTENT_DISPOSITION, value);
+        }
+        response
+    };
+    let headers = response.headers_mut();
+    let pairs = [
+        (header::ETAG.as_str(), etag.as_str()),
+        ("x-clawhub-artifact-type", "npm-pack-tarball"),
+        ("x-clawhub-artifact-sha256", artifact.sha256.as_str()),
+        ("x-clawhub-npm-integrity", artifact.integrity.as_str()),
+        ("x-clawhub-npm-shasum", artifact.shasum.as_str()),
+    ];
+    for (name, value) in pairs {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=300"),
+    );
+    Ok(response)
+}
+
+// ---------------------------------------------------------------- search and list
+
+/// Text search over public packages: `{results: [{score, package}]}`.
+#[utoipa::path(get, path = "/api/v1/packages/search", tag = "packages",
+    params(("q" = String, Query, description = "words to find in name, display name or summary"),
+           ("limit" = Option<i64>, Query, description = "1-100, default 25"),
+           ("family" = Option<String>, Query, description = "`code-plugin`, `bundle-plugin` or `skill`")),
+    responses((status = 200, description = "`{results: [{score, package}]}`", content_type = "application/json"),
+              (status = 400, description = "invalid `limit` or `family`", body = String, content_type = "text/plain")))]
+pub async fn search_packages(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+    let family = family_param(&params)?;
+    let limit = params.clamped("limit", 25, 1, 100)?;
+    let query = params.text("q").unwrap_or("").to_lowercase();
+    let terms: Vec<String> = query
+        .split_whitespace()
+        .take(8)
+        .map(str::to_owned)
+        .collect();
+    let rows = if terms.is_empty() {
+        Vec::new()
+    } else {
+        state
+            .store
+            .search_packages(&PackageSearch {
+                terms: terms.clone(),
+                family,
+                limit,
+            })
+            .await?
+    };
+    let mut scored: Vec<(f64, &PackageRow)> = rows
+        .iter()
+        .map(|package| (search_score(package, &terms, &query), package))
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let results: Vec<Value> = scored
+        .into_iter()
+        .map(|(score, package)| json!({ "score": score, "package": list_item(package) }))
+        .collect();
+    Ok(json_ok(json!({ "results": results })))
+}
+
+/// Relevance: an exact name beats a name match, which beats display name and summary.
+fn search_score(package: &PackageRow, terms: &[String], query: &str) -> f64 {
+    let name = package.name.to_lowercase();
+    let bare = name.rsplit('/').next().unwrap_or(&name);
+    let display = package.display_name.to_lowercase();
+    let summary = package.summary.as_deref().unwrap_or("").to_lowercase();
+    let mut score = if name == query || bare == query {
+        10.0
+    } else {
+        0.0
+    };
+    for term in terms {
+        if name.contains(term.as_str()) {
+            score += 3.0;
+        }
+        if display.contains(term.as_str()) {
+            score += 2.0;
+        }
+        if summary.contains(term.as_str()) {
+            score += 1.0;
+        }
+    }
+    score
+}
+
+fn family_param(params: &Params) -> AppResult<Option<String>> {
+    match params.text("family") {
+        None => Ok(None),
+        Some(family @ ("code-plugin" | "bundle-plugin" | "skill")) => Ok(Some(family.to_owned())),
+        Some(_) => Err(AppError::bad_request(
+            "family must be code-plugin, bundle-plugin or skill",
+        )),
+    }
+}
+
+/// The catalogue: public packages, most downloaded first (`{items, nextCursor}`).
+#[utoipa::path(get, path = "/api/v1/packages", tag = "packages",
+    params(("limit" = Option<i64>, Query, description = "1-100, default 25"),
+           ("family" = Option<String>, Query, description = "`code-plugin`, `bundle-plugin` or `skill`")),
+    responses((status = 200, description = "`{items: [package], nextCursor: null}` (one page of the most downloaded packages)", content_type = "application/json")))]
+pub async fn list_packages(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+    let family = family_param(&params)?;
+    let limit = params.clamped("limit", 25, 1, 100)?;
+    let rows = state
+        .store
+        .search_packages(&PackageSearch {
+            terms: Vec::new(),
+            family,
+            limit,
+        })
+        .await?;
+    let items: Vec<Value> = rows.iter().map(list_item).collect();
+    Ok(json_ok(json!({ "items": items, "nextCursor": null })))
+}
+
+// ---------------------------------------------------------------- lifecycle
+
+/// Soft-deletes a package: it vanishes from every public surface, npm included.
+#[utoipa::path(delete, path = "/api/v1/packages/{name}", tag = "packages",
+    params(("name" = String, Path, description = "package name")),
+    responses((status = 200, description = "`{ok: true}`", content_type = "application/json"),
+              (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
+pub async fn delete_package(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    request: Request,
+) -> AppResult<Response> {
+    let (name, rest) = parse_path(request.uri())?;
+    if !rest.is_empty() {
+        return Err(AppError::not_found("Not found"));
+    }
+    let package = managed_package(&state, &user, &name, PackageAction::DeleteOrRestore).await?;
+    if package.deleted_at.is_some() {
+        return Err(AppError::not_found(PACKAGE_NOT_FOUND));
+    }
+    let now = chrono::Utc::now().timestamp_millis();
+    state
+        .store
+        .set_package_deleted(package.id, Some(now), now)
+        .await?;
+    Ok(json_ok(json!({ "ok": true })))
+}
+
+async fn managed_package(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    action: PackageAction,
+) -> AppResult<PackageRow> {
+    let package = state
+        .store
+        .find_package(name)
+        .await?
+        .ok_or_else(|| AppError::not_found(PACKAGE_NOT_FOUND))?;
+    if !policy::may_package(Some(user), action, package.owner_id) {
+        // A deleted or private package is not revealed to someone who cannot manage it.
+        if package.deleted_at.is_some() || package.channel == "private" {
+            return Err(AppError::not_found(PACKAGE_NOT_FOUND));
+        }
+        return Err(AppError::Forbidden("Forbidden".into()));
+    }
+    Ok(package)
+}
+
+/// Every POST under `/api/v1/packages/{name}`: `undelete` and `transfer`.
+async fn post_package(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    request: Request,
+) -> AppResult<Response> {
+    let (name, rest) = parse_path(request.uri())?;
+    let segments: Vec<&str> = rest.iter().map(String::as_str).collect();
+    match segments.as_slice() {
+        ["undelete"] => undelete_package(&state, &user, &name).await,
+        ["transfer"] => {
+            let body = Bytes::from_request(request, &state)
+                .await
+                .map_err(|rejection| AppError::BadRequest(rejection.body_text()))?;
+            transfer_package(&state, &user, &name, &body).await
+        }
+        _ => Err(AppError::not_found("Not found")),
+    }
+}
+
+/// Restores a deleted package.
+#[utoipa::path(post, path = "/api/v1/packages/{name}/undelete", tag = "packages",
+    params(("name" = String, Path, description = "package name")),
+    responses((status = 200, description = "`{ok: true}`", content_type = "application/json"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
+pub async fn undelete_package(state: &AppState, user: &User, name: &str) -> AppResult<Response> {
+    let package = managed_package(state, user, name, PackageAction::DeleteOrRestore).await?;
+    let now = chrono::Utc::now().timestamp_millis();
+    state
+        .store
+        .set_package_deleted(package.id, None, now)
+        .await?;
+    Ok(json_ok(json!({ "ok": true })))
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct TransferRequest {
+    to_owner: String,
+    #[expect(
+        dead_code,
+        reason = "accepted for the audit trail the reference keeps; nothing here records it yet"
+    )]
+    reason: Option<String>,
+}
+
+/// Gives a package to another publisher at once.
+#[utoipa::path(post, path = "/api/v1/packages/{name}/transfer", tag = "packages",
+    params(("name" = String, Path, description = "package name")),
+    request_body(content = String, description = "`{toOwner, reason?}`", content_type = "application/json"),
+    responses((status = 200, description = "`{ok, packageId, name, ownerUserId, channel, isOfficial}`", content_type = "application/json"),
+              (status = 400, description = "unknown recipient, or a scoped name that cannot leave its scope", body = String, content_type = "text/plain"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
+pub async fn transfer_package(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    body: &[u8],
+) -> AppResult<Response> {
+    let request: TransferRequest = serde_json::from_slice(body)
+        .map_err(|error| AppError::BadRequest(format!("Invalid transfer request: {error}")))?;
+    let package = managed_package(state, user, name, PackageAction::Transfer).await?;
+    if package.deleted_at.is_some() {
+        return Err(AppError::not_found(PACKAGE_NOT_FOUND));
+    }
+    if package.family == "skill" {
+        return Err(AppError::bad_request(
+            "Skill packages must use the skills transfer flow",
+        ));
+    }
+    let handle = request
+        .to_owner
+        .trim()
+        .trim_start_matches('@')
+        .to_lowercase();
+    if let Ok(parsed) = PackageName::parse(&package.name)
+        && let Some(scope) = parsed.scope()
+        && scope != handle
+    {
+        return Err(AppError::BadRequest(format!(
+            "Package scope \"@{scope}\" can only be transferred to publisher \"@{scope}\"."
+        )));
+    }
+    let recipient = state
+        .store
+        .find_user(&handle)
+        .await?
+        .ok_or_else(|| AppError::BadRequest(format!("Publisher \"@{handle}\" not found.")))?;
+    let now = chrono::Utc::now().timestamp_millis();
+    state
+        .store
+        .transfer_package(package.id, recipient.id, now)
+        .await?;
+    Ok(json_ok(json!({
+        "ok": true,
+        "packageId": package.id.to_string(),
+        "name": package.name,
+        "ownerUserId": recipient.id.to_string(),
+        "channel": package.channel,
+        "isOfficial": package.channel == "official",
+    })))
+}
+
+/// The JSON object of install fields, for the npm surface.
+pub(crate) fn install_fields(release: &ReleaseRow) -> Option<Map<String, Value>> {
+    release
+        .install_fields_json
+        .as_deref()
+        .and_then(|text| serde_json::from_str(text).ok())
+}
+
+// ---------------------------------------------------------------- export
+
+/// Largest export page.
+const MAX_EXPORT_LIMIT: i64 = 250;
+
+/// A page of public plugins (latest release files) as a ZIP, newest `updatedAt` first.
+#[utoipa::path(get, path = "/api/v1/plugins/export", tag = "packages",
+    params(("startDate" = i64, Query, description = "inclusive lower bound of `updatedAt`, Unix ms"),
+           ("endDate" = i64, Query, description = "inclusive upper bound of `updatedAt`, Unix ms"),
+           ("limit" = Option<i64>, Query, description = "plugins per page, 1-250 (default 250)"),
+           ("cursor" = Option<String>, Query, description = "`X-Next-Cursor` of the previous page"),
+           ("family" = Option<String>, Query, description = "`code-plugin` or `bundle-plugin`; both when absent")),
+    responses((status = 200, description = "ZIP with `<family>/<name>/<path>`, `__clawhub_export/<family>/<name>/plugin_meta.json`, `_manifest.json` and `_errors.json`; headers `X-Next-Cursor`, `X-Has-More`, `X-Total-Returned`, `X-Date-Range`, `X-Export-Errors`", content_type = "application/zip"),
+              (status = 400, description = "missing or invalid dates, limit, cursor or family", body = String, content_type = "text/plain"),
+              (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
+              (status = 429, description = "over the export rate limit (10/min per IP, 60/min per user)", body = String, content_type = "text/plain")))]
+pub async fn export_plugins(
+    State(state): State<AppState>,
+    RequireUser(_user): RequireUser,
+    params: Params,
+) -> AppResult<Response> {
+    let date = |name: &str| params.text(name).map(str::parse::<i64>);
+    let (start, end) = match (date("startDate"), date("endDate")) {
+        (Some(Ok(start)), Some(Ok(end))) => (start, end),
+        _ => {
+            return Err(AppError::bad_request(
+                "startDate and endDate query parameters are required (Unix milliseconds)",
+            ));
+        }
+    };
+    if start > end {
+        return Err(AppError::bad_request("startDate must be <= endDate"));
+    }
+    let limit = match params.text("limit").map(str::parse::<i64>) {
+        None => MAX_EXPORT_LIMIT,
+        Some(Ok(limit)) if limit > MAX_EXPORT_LIMIT => {
+            return Err(AppError::bad_request("limit must be <= 250"));
+        }
+        Some(Ok(limit)) if limit >= 1 => limit,
+        Some(_) => return Err(AppError::bad_request("Invalid limit query parameter")),
+    };
+    let family = match params.text("family") {
+        None => None,
+        Some(family @ ("code-plugin" | "bundle-plugin")) => Some(family.to_owned()),
+        Some(_) => {
+            return Err(AppError::bad_request(
+                "family must be code-plugin or bundle-plugin",
+            ));
+        }
+    };
+    let after = match params.text("cursor") {
+        None => None,
+        Some(cursor) => Some(
+            cursor
+                .split_once('.')
+                .and_then(|(updated, id)| {
+                    Some((updated.parse::<i64>().ok()?, id.parse::<i64>().ok()?))
+                })
+                .ok_or_else(|| AppError::bad_request("Invalid cursor format"))?,
+        ),
+    };
+    let mut rows = state
+        .store
+        .export_plugins(start, end, family.as_deref(), after, limit)
+        .await?;
+    let has_more = rows.len() > usize::try_from(limit).unwrap_or(usize::MAX);
+    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    let next_cursor = if has_more {
+        rows.last()
+            .map(|last| format!("{}.{}", last.updated_at, last.id))
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let mut plugins = Vec::new();
+    let mut manifest = Vec::new();
+    let mut errors = Vec::new();
+    let mut total_files = 0usize;
+    let mut total_bytes = 0u64;
+    for package in &rows {
+        match export_one(&state, package).await {
+            Ok((plugin, release)) => {
+                let bytes: u64 = plugin.files.iter().map(|(_, b)| b.len() as u64).sum();
+                if total_files + plugin.files.len() > crate::packages::export::MAX_EXPORT_FILES
+                    || total_bytes + bytes > crate::packages::export::MAX_EXPORT_BYTES
+                {
+                    errors.push(json!({"package": package.name, "error": "export page file or byte cap reached"}));
+                    continue;
+                }
+                total_files += plugin.files.len();
+                total_bytes += bytes;
+                manifest.push(json!({
+                    "publisher": package.owner_handle,
+                    "slug": package.name.rsplit('/').next().unwrap_or(&package.name),
+                    "packageName": package.name,
+                    "family": package.family,
+                    "version": release.version,
+                    "displayName": package.display_name,
+                    "createdAt": package.created_at,
+                    "updatedAt": package.updated_at,
+                    "stats": {"downloads": package.downloads, "installs": package.installs, "stars": 0, "versions": package.versions_count},
+                    "fileCount": plugin.files.len(),
+                    "latestReleaseId": release.id.to_string(),
+                    "artifactKind": "npm-pack",
+                }));
+                plugins.push(plugin);
+            }
+            Err(message) => errors.push(json!({"package": package.name, "error": message})),
+        }
+    }
+    let archive = tokio::task::spawn_blocking(move || {
+        crate::packages::export::build_archive(&plugins, &Value::Array(manifest), &errors)
+            .map(|bytes| (bytes, errors.len()))
+    })
+    .await
+    .map_err(|error| AppError::Internal(anyhow::anyhow!("export task failed: {error}")))?
+    .map_err(AppError::Internal)?;
+    let (bytes, error_count) = archive;
+    let family_label = family.as_deref().unwrap_or("all");
+    let file_name = if rows.is_empty() {
+        format!("plugins-export-{family_label}-{start}-{end}-empty.zip")
+    } else {
+        format!("plugins-export-{family_label}-{start}-{end}.zip")
+    };
+    let mut response = Bytes::from(bytes).into_response();
+    let headers = response.headers_mut();
+    let values = [
+        (header::CONTENT_TYPE.as_str(), "application/zip".to_owned()),
+        (
+            header::CONTENT_DISPOSITION.as_str(),
+            format!("attachment; filename=\"{file_name}\""),
+        ),
+        ("x-next-cursor", next_cursor),
+        ("x-has-more", has_more.to_string()),
+        ("x-total-returned", rows.len().to_string()),
+        ("x-date-range", format!("{start}-{end}")),
+        ("x-export-errors", error_count.to_string()),
+        (header::CACHE_CONTROL.as_str(), "no-store".to_owned()),
+    ];
+    for (name, value) in values {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
+    }
+    Ok(response)
+}
+
+/// The latest release of one plugin, unpacked, with its `plugin_meta.json`.
+async fn export_one(
+    state: &AppState,
+    package: &PackageRow,
+) -> Result<(crate::packages::export::ExportedPlugin, ReleaseRow), String> {
+    let version = package
+        .latest_version
+        .as_deref()
+        .ok_or("no latest release")?;
+    let release = state
+        .store
+        .find_release(package.id, version)
+        .await
+        .map_err(|error| format!("database: {error}"))?
+        .ok_or("latest release missing")?;
+    if release.scan_status == "malicious" {
+        return Err("latest release is blocked as malicious".to_owned());
+    }
+    let bytes = state
+        .storage
+        .get(&release.artifact_sha256)
+        .await
+        .map_err(|error| format!("storage: {error:#}"))?
+        .ok_or("artifact blob missing")?;
+    let unpacked = crate::packages::tarball::read(&bytes, &Limits::default())
+        .map_err(|error| error.to_string())?;
+    let meta = json!({
+        "name": package.name,
+        "displayName": package.display_name,
+        "family": package.family,
+        "version": release.version,
+        "latestReleaseId": release.id.to_string(),
+        "artifactKind": "npm-pack",
+        "createdAt": package.created_at,
+        "updatedAt": package.updated_at,
+        "stats": {"downloads": package.downloads, "installs": package.installs, "stars": 0, "versions": package.versions_count},
+        "owner": {"handle": package.owner_handle, "displayName": package.owner_display_name},
+    });
+    let plugin = crate::packages::export::ExportedPlugin {
+        family: package.family.clone(),
+        name: package.name.clone(),
+        files: unpacked
+            .files
+            .into_iter()
+            .map(|file| (file.path, file.bytes))
+            .collect(),
+        meta,
+    };
+    Ok((plugin, release))
+}
+
+/// The OpenAPI description of the package routes, which the catch-all above serves (so
+/// they cannot be documented by the router itself).
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(
+    publish_package,
+    list_packages,
+    search_packages,
+    get_package,
+    list_versions,
+    get_version,
+    get_artifact,
+    get_security,
+    download_artifact,
+    delete_package,
+    undelete_package,
+    transfer_package,
+    export_plugins,
+    crate::routes::npm::packument,
+    crate::routes::npm::tarball,
+))]
+pub struct PackagesApi;
