@@ -3,6 +3,27 @@
 //! [`router`] builds every route and the cross-cutting layers (request ids, tracing,
 //! authentication, rate limits, CORS, body limits, plain-text errors); [`serve`] runs it
 //! on a listener until the shutdown future completes.
+//!
+//! # Where things go
+//!
+//! A request reads top to bottom: surface handler (extract, authorize through [`policy`],
+//! call the domain, render) → domain function → [`db::Store`]. Nothing calls upward.
+//!
+//! | You are adding…                         | Put it in                                            |
+//! |-----------------------------------------|------------------------------------------------------|
+//! | an HTTP endpoint of API v1              | `routes/` (one file per area; handlers stay thin)    |
+//! | a legacy `/api/*` or `/api/cli/*` alias | `routes/legacy.rs`                                   |
+//! | a skill rule (publish, visibility, …)   | `skills/` ([`skills::publish`], [`skills::Visibility`]) |
+//! | package rules (issue 10)                | `packages/`                                          |
+//! | "may this caller do this to this record"| [`policy`]                                           |
+//! | SQL                                     | `db/<domain>.rs` as plain `async fn(pool, …)`, a [`db::Store`] method, one line in `db/store_impl.rs` and in [`cache::CachingStore`] |
+//! | a visibility rule's SQL predicate       | beside its twin: `LISTED` in `db/skills.rs` ↔ [`skills::Visibility::is_listed`] |
+//! | a schema change                         | `migrations/{sqlite,postgres}/NNNN_name.sql`, same file name in both; 0002–0019 skill lifecycle, 0020 and up packages |
+//! | a response cached for anonymous reads   | [`routes::cached_json`]; invalidation is automatic: every [`cache::CachingStore`] write that changes a public read bumps the generation |
+//! | an API route in the OpenAPI document    | annotate it with `#[utoipa::path]`, add it to [`routes::documented_routes`], then regenerate `registry/openapi.json` (`cargo run -p registry -- openapi > registry/openapi.json`; `tests/openapi.rs` fails until you do) |
+//!
+//! The db files are compiled once per backend: `db/sqlite.rs` and `db/postgres.rs` mount
+//! them with their own `Db` type, so a new `db/<domain>.rs` needs one `#[path]` line in each.
 
 pub mod app;
 pub mod archive;
@@ -29,7 +50,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -38,7 +59,6 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use crate::app::AppState;
 use crate::auth::{ClientIp, Credential};
 use crate::error::{AppError, text_response};
-use crate::rate_limit::{Actor, Class};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -95,7 +115,7 @@ async fn not_found() -> AppError {
     AppError::not_found("Not found")
 }
 
-async fn method_not_allowed() -> Response {
+pub(crate) async fn method_not_allowed() -> Response {
     text_response(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed")
 }
 
@@ -130,51 +150,14 @@ fn add_cors(headers: &mut HeaderMap) {
     );
 }
 
-fn preflight(request: &Request) -> Response {
-    let mut response = StatusCode::NO_CONTENT.into_response();
-    let headers = response.headers_mut();
-    add_cors(headers);
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static("GET, POST, PUT, DELETE, OPTIONS, PATCH, HEAD"),
-    );
-    let requested = request
-        .headers()
-        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
-        .cloned();
-    match requested {
-        Some(value) => {
-            headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, value);
-            headers.insert(
-                header::VARY,
-                HeaderValue::from_static("Access-Control-Request-Headers"),
-            );
-        }
-        None => {
-            headers.insert(
-                header::ACCESS_CONTROL_ALLOW_HEADERS,
-                HeaderValue::from_static("Content-Type, Authorization, Digest, X-Clawhub-Version"),
-            );
-        }
-    }
-    headers.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("86400"),
-    );
-    response
-}
-
-/// Resolves the credential, counts the request against its rate-limit bucket, answers
-/// CORS preflights and adds the CORS and rate-limit headers to every response.
+/// Resolves the credential and client IP for the handlers and the surfaces' rate-limit
+/// layers, and adds `Access-Control-Allow-Origin: *` to every response (every surface is
+/// a public API or document; preflights are answered by the API surfaces themselves).
 async fn request_context(
     State(state): State<AppState>,
     mut request: Request,
     next: Next,
 ) -> Response {
-    let path = request.uri().path().to_owned();
-    if request.method() == Method::OPTIONS && path.starts_with("/api/") {
-        return preflight(&request);
-    }
     let credential = if request.headers().contains_key(header::AUTHORIZATION) {
         match Credential::resolve(request.headers(), state.store.as_ref()).await {
             Ok(credential) => credential,
@@ -188,44 +171,10 @@ async fn request_context(
         Credential::Missing
     };
     let ip = client_ip(&state, &request);
-    let class = Class::of(request.method(), &path);
-    let decision = match class {
-        None => None,
-        Some(class) => {
-            let actor = match credential.user() {
-                Some(user) => Actor::User(user.id),
-                None => Actor::Ip(ip),
-            };
-            let now = chrono::Utc::now().timestamp_millis();
-            match state.rate_limiter.check(actor, class, now).await {
-                Ok(decision) => Some(decision),
-                Err(error) => {
-                    tracing::error!(error = %error, "rate limiter unavailable");
-                    let mut response = text_response(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "Rate limit temporarily unavailable",
-                    );
-                    response
-                        .headers_mut()
-                        .insert(header::RETRY_AFTER, HeaderValue::from(1));
-                    add_cors(response.headers_mut());
-                    return response;
-                }
-            }
-        }
-    };
-    let mut response = match decision {
-        Some(decision) if !decision.allowed => AppError::TooManyRequests.into_response(),
-        _ => {
-            request.extensions_mut().insert(credential);
-            request.extensions_mut().insert(ClientIp(ip));
-            next.run(request).await
-        }
-    };
-    let headers = response.headers_mut();
-    add_cors(headers);
-    if let Some(decision) = decision {
-        decision.apply(headers);
-    }
+    request.extensions_mut().insert(credential);
+    request.extensions_mut().insert(ClientIp(ip));
+    request.extensions_mut().insert(state);
+    let mut response = next.run(request).await;
+    add_cors(response.headers_mut());
     response
 }

@@ -23,6 +23,8 @@ enum Command {
     Serve(Config),
     /// Apply database migrations and exit.
     Migrate(DatabaseArgs),
+    /// Print the OpenAPI document of the API (committed as `registry/openapi.json`).
+    Openapi,
     /// Manage API tokens.
     Token {
         #[command(subcommand)]
@@ -96,6 +98,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .await
                 .with_context(|| format!("failed to listen on `{listen}`"))?;
             registry::serve(listener, state, shutdown_signal()).await
+        }
+        Command::Openapi => {
+            println!("{}", registry::openapi::document_json());
+            Ok(())
         }
         Command::Migrate(database) => {
             registry::db::connect(&database.database_url, 1)

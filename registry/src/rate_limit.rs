@@ -10,7 +10,10 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use axum::http::{HeaderMap, HeaderValue, Method};
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 
 use crate::config::RateLimit;
 use crate::db::Store;
@@ -35,29 +38,6 @@ pub const EXPORT_LIMIT: RateLimit = RateLimit {
 };
 
 impl Class {
-    /// The class of a request, `None` for requests that are not limited.
-    pub fn of(method: &Method, path: &str) -> Option<Self> {
-        if method == Method::OPTIONS || !path.starts_with("/api/") || path == "/api/v1/openapi.json"
-        {
-            return None;
-        }
-        if path == "/api/v1/download" || path == "/api/download" {
-            return Some(Self::Download);
-        }
-        if path == "/api/v1/plugins/export" {
-            return Some(Self::Export);
-        }
-        let is_get = method == Method::GET || method == Method::HEAD;
-        if is_get && crate::packages::name::is_download_route(path) {
-            return Some(Self::Download);
-        }
-        if is_get {
-            Some(Self::Read)
-        } else {
-            Some(Self::Write)
-        }
-    }
-
     fn name(self) -> &'static str {
         match self {
             Self::Read => "read",
@@ -247,6 +227,88 @@ impl RateLimiter {
     }
 }
 
+/// Route layer of API routes: GET and HEAD count as reads, everything else as writes.
+/// Each surface picks its layers per route group (`.route_layer(from_fn(by_method))`),
+/// so no request is classified by sniffing its path.
+pub async fn by_method(request: Request, next: Next) -> Response {
+    let class = if matches!(*request.method(), Method::GET | Method::HEAD) {
+        Class::Read
+    } else {
+        Class::Write
+    };
+    limit(class, request, next).await
+}
+
+/// Route layer of archive downloads: their own, larger bucket.
+pub async fn downloads(request: Request, next: Next) -> Response {
+    limit(Class::Download, request, next).await
+}
+
+/// Route layer of the package and npm routes. Package names may hold a `/` (scoped
+/// names), so those routes are catch-alls and the class comes from the path: artifact and
+/// tarball downloads count as downloads, the plugin export in its own class, everything
+/// else by method.
+pub async fn packages(request: Request, next: Next) -> Response {
+    let is_get = matches!(*request.method(), Method::GET | Method::HEAD);
+    let path = request.uri().path();
+    let class = if path == "/api/v1/plugins/export" {
+        Class::Export
+    } else if is_get && crate::packages::name::is_download_route(path) {
+        Class::Download
+    } else if is_get {
+        Class::Read
+    } else {
+        Class::Write
+    };
+    limit(class, request, next).await
+}
+
+/// Counts the request for its user (valid token) or client IP, answers 429 when over the
+/// limit and adds the rate-limit headers to the response.
+async fn limit(class: Class, request: Request, next: Next) -> Response {
+    // Both are put there by the outermost layer (`request_context` in lib.rs) before any
+    // route runs; a router built without it is a bug, answered without counting.
+    let Some(state) = request.extensions().get::<crate::app::AppState>().cloned() else {
+        tracing::error!("rate-limit layer without application state");
+        return next.run(request).await;
+    };
+    let actor = match request
+        .extensions()
+        .get::<crate::auth::Credential>()
+        .and_then(crate::auth::Credential::user)
+    {
+        Some(user) => Actor::User(user.id),
+        None => Actor::Ip(
+            request
+                .extensions()
+                .get::<crate::auth::ClientIp>()
+                .and_then(|ip| ip.0),
+        ),
+    };
+    let now = chrono::Utc::now().timestamp_millis();
+    let decision = match state.rate_limiter.check(actor, class, now).await {
+        Ok(decision) => decision,
+        Err(error) => {
+            tracing::error!(error = %error, "rate limiter unavailable");
+            let mut response = crate::error::text_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Rate limit temporarily unavailable",
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(1));
+            return response;
+        }
+    };
+    let mut response = if decision.allowed {
+        next.run(request).await
+    } else {
+        crate::error::AppError::TooManyRequests.into_response()
+    };
+    decision.apply(response.headers_mut());
+    response
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,20 +357,5 @@ mod tests {
                 .expect("ok")
                 .allowed
         );
-    }
-
-    #[test]
-    fn classes_follow_the_reference() {
-        assert_eq!(
-            Class::of(&Method::GET, "/api/v1/download"),
-            Some(Class::Download)
-        );
-        assert_eq!(Class::of(&Method::GET, "/api/v1/skills"), Some(Class::Read));
-        assert_eq!(
-            Class::of(&Method::POST, "/api/v1/skills"),
-            Some(Class::Write)
-        );
-        assert_eq!(Class::of(&Method::OPTIONS, "/api/v1/skills"), None);
-        assert_eq!(Class::of(&Method::GET, "/.well-known/clawhub.json"), None);
     }
 }

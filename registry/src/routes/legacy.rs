@@ -2,6 +2,7 @@
 
 use axum::Router;
 use axum::extract::State;
+use axum::middleware;
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde_json::{Value, json};
@@ -10,18 +11,23 @@ use crate::app::AppState;
 use crate::auth::RequireUser;
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppJson, Params};
+use crate::rate_limit;
 use crate::routes::{json_ok, skills, views};
 use crate::skills::Visibility;
 
-/// Legacy routes.
+/// Legacy routes, with the same rate-limit classes as their v1 equivalents.
 pub fn routes() -> Router<AppState> {
-    Router::new()
+    let downloads = Router::new()
         .route("/api/download", get(skills::download_skill))
+        .route_layer(middleware::from_fn(rate_limit::downloads));
+    Router::new()
         .route("/api/search", get(skills::search_skills))
         .route("/api/skill", get(get_skill))
         .route("/api/skill/resolve", get(skills::resolve_skill))
         .route("/api/cli/whoami", get(whoami))
         .route("/api/cli/telemetry/install", post(install_telemetry))
+        .route_layer(middleware::from_fn(rate_limit::by_method))
+        .merge(downloads)
 }
 
 async fn whoami(RequireUser(user): RequireUser) -> Response {

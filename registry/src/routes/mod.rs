@@ -1,4 +1,9 @@
-//! Every route of the server, grouped by domain, and small response helpers.
+//! Every route of the server, grouped by surface, and small response helpers.
+//!
+//! Each surface is its own router with its own layers: API v1 and the legacy aliases count
+//! reads and writes by method and downloads in their own bucket (route layers from
+//! [`crate::rate_limit`]) and answer CORS preflights ([`api_preflight`]); the discovery
+//! documents are not limited. Errors are plain text on both API surfaces.
 
 pub mod legacy;
 pub mod npm;
@@ -11,14 +16,20 @@ pub mod views;
 
 use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
+use crate::rate_limit;
 
 /// The documented API routes together with their OpenAPI description.
 pub fn documented_routes() -> OpenApiRouter<AppState> {
+    let downloads = OpenApiRouter::new()
+        .routes(routes!(skills::download_skill))
+        .route_layer(middleware::from_fn(rate_limit::downloads));
+    let meta = OpenApiRouter::new().routes(routes!(crate::openapi::openapi_document));
     let mut document = crate::openapi::base_document();
     // The package routes are served by catch-alls (scoped names), so their paths are
     // described by a derived document rather than by the router.
@@ -35,24 +46,69 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(skills::get_scan))
         .routes(routes!(skills::get_file))
         .routes(routes!(skills::resolve_skill))
-        .routes(routes!(skills::download_skill))
         .routes(routes!(skills::star_skill, skills::unstar_skill))
         .routes(routes!(users::whoami))
-        .routes(routes!(crate::openapi::openapi_document))
+        .route_layer(middleware::from_fn(rate_limit::by_method))
+        .merge(downloads)
+        .merge(meta)
 }
 
-/// Every route: the documented API plus legacy aliases and discovery.
+/// Every route: the v1 API, the legacy aliases and the discovery documents.
 pub fn api_routes() -> Router<AppState> {
-    let (router, _) = documented_routes().split_for_parts();
-    router
+    let (v1, _) = documented_routes().split_for_parts();
+    let v1 = v1
         .route(
             "/api/v1/skills/resolve",
-            axum::routing::get(skills::resolve_skill),
+            axum::routing::get(skills::resolve_skill)
+                .route_layer(middleware::from_fn(rate_limit::by_method)),
         )
-        .merge(packages::routes())
-        .merge(npm::routes())
-        .merge(legacy::routes())
-        .merge(pages::routes())
+        .merge(packages::routes().route_layer(middleware::from_fn(rate_limit::packages)))
+        // The 405 fallback is set before the layer so preflights of every method reach it.
+        .method_not_allowed_fallback(crate::method_not_allowed)
+        .layer(middleware::from_fn(api_preflight));
+    let legacy = legacy::routes()
+        .method_not_allowed_fallback(crate::method_not_allowed)
+        .layer(middleware::from_fn(api_preflight));
+    let npm = npm::routes().route_layer(middleware::from_fn(rate_limit::packages));
+    v1.merge(legacy).merge(npm).merge(pages::routes())
+}
+
+/// Answers CORS preflights of the API surfaces (any origin, the requested headers); the
+/// `Access-Control-Allow-Origin` of other responses is added for every surface in `lib.rs`.
+pub async fn api_preflight(request: axum::extract::Request, next: middleware::Next) -> Response {
+    if request.method() != axum::http::Method::OPTIONS {
+        return next.run(request).await;
+    }
+    let mut response = axum::http::StatusCode::NO_CONTENT.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, PUT, DELETE, OPTIONS, PATCH, HEAD"),
+    );
+    match request
+        .headers()
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .cloned()
+    {
+        Some(value) => {
+            headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, value);
+            headers.insert(
+                header::VARY,
+                HeaderValue::from_static("Access-Control-Request-Headers"),
+            );
+        }
+        None => {
+            headers.insert(
+                header::ACCESS_CONTROL_ALLOW_HEADERS,
+                HeaderValue::from_static("Content-Type, Authorization, Digest, X-Clawhub-Version"),
+            );
+        }
+    }
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("86400"),
+    );
+    response
 }
 
 /// A 200 JSON response with `Cache-Control: no-store`.

@@ -7,8 +7,73 @@ use crate::helpers::{Backend, TestApp, text_error};
 
 both_backends!(
     rate_limits_answer_429_with_all_headers,
-    cors_discovery_and_openapi
+    cors_discovery_and_openapi,
+    each_route_counts_against_its_class
 );
+
+/// Every surface picks the bucket of each route group: reads, writes and downloads of v1
+/// and of the legacy aliases, and no limit on discovery, the OpenAPI document or preflights.
+async fn each_route_counts_against_its_class(backend: Backend) {
+    let app = TestApp::spawn_with(backend, |config| {
+        use registry::config::RateLimit;
+        config.rate_limit_read = RateLimit {
+            anonymous: 11,
+            user: 111,
+        };
+        config.rate_limit_write = RateLimit {
+            anonymous: 22,
+            user: 222,
+        };
+        config.rate_limit_download = RateLimit {
+            anonymous: 33,
+            user: 333,
+        };
+    })
+    .await;
+    let limit = |response: &reqwest::Response| {
+        response
+            .headers()
+            .get("x-ratelimit-limit")
+            .map(|value| value.to_str().expect("ascii").to_owned())
+    };
+    for (path, expected) in [
+        ("/api/v1/skills", Some("11")),
+        ("/api/v1/search?q=x", Some("11")),
+        ("/api/v1/resolve?slug=a&hash=b", Some("11")),
+        ("/api/v1/skills/resolve?slug=a&hash=b", Some("11")),
+        ("/api/search?q=x", Some("11")),
+        ("/api/v1/download?slug=nothing", Some("33")),
+        ("/api/download?slug=nothing", Some("33")),
+        ("/api/v1/openapi.json", None),
+        ("/.well-known/clawhub.json", None),
+    ] {
+        let response = app.get(path).send().await.expect("request");
+        assert_eq!(limit(&response).as_deref(), expected, "{path}");
+    }
+    let write = app
+        .client
+        .post(app.url("/api/v1/skills/-/upload-url"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(write.status(), 401);
+    assert_eq!(limit(&write).as_deref(), Some("22"));
+    let telemetry = app
+        .client
+        .post(app.url("/api/cli/telemetry/install"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(limit(&telemetry).as_deref(), Some("22"));
+    let preflight = app
+        .client
+        .request(reqwest::Method::OPTIONS, app.url("/api/download"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(preflight.status(), 204);
+    assert_eq!(limit(&preflight), None);
+}
 
 async fn rate_limits_answer_429_with_all_headers(backend: Backend) {
     let app = TestApp::spawn_with(backend, |config| {
