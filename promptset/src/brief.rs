@@ -6,7 +6,7 @@
 //! against the compiled schema so that *every* problem is reported at once with its JSON
 //! pointer and line:column, and only then deserialized into [`Brief`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -66,6 +66,78 @@ pub struct Brief {
     /// Anything else worth knowing, free form (e.g. `category`, `seasonality`).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub optional_context: Map<String, Value>,
+    /// What a customer buys, books, hires or subscribes to, in the words customers use:
+    /// `payroll software`, `holiday rentals`, `freelance developers`, `online
+    /// accountants`. For a marketplace it is what its users book or buy through it, not
+    /// the marketplace itself. When absent it is inferred from `optional_context.category`,
+    /// the product lines or the brand name, and `key_inferences` says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offering: Option<String>,
+    /// What each priority channel is, by the channel's name as written in
+    /// `priority_channels`, e.g. `{"Trade shows": "trade-show"}`; channels not listed are
+    /// typed from their names and `key_inferences` says how.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub channel_kinds: BTreeMap<String, ChannelKind>,
+    /// The short form of a target customer, by the description as written in
+    /// `target_customers`, e.g. `{"people buying gifts for dog lovers": "gift buyers"}`;
+    /// prompts use the short form (a plural noun phrase). Descriptions not listed are
+    /// shortened by rule (`men aged 25-45 who buy clothing on Amazon` → `men`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub audience_labels: BTreeMap<String, String>,
+}
+
+/// What a sales or discovery channel is, which decides how prompts speak of it: people
+/// buy on a marketplace, buy through a distributor, see products at a trade show, and
+/// read reviews on a review site.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChannelKind {
+    /// A marketplace customers buy on (`Amazon`, `Etsy`, `Tmall`).
+    Marketplace,
+    /// Shops or retail chains that stock the products.
+    Retailer,
+    /// Distributors, wholesalers or resellers businesses buy through.
+    Distributor,
+    /// Trade shows and fairs where buyers see products, not where they buy them.
+    TradeShow,
+    /// The brand's own website.
+    OwnWebsite,
+    /// The brand's own mobile app.
+    OwnApp,
+    /// An app store software is installed from (`Shopify App Store`, `Google Play`).
+    AppStore,
+    /// A review or comparison site (`Capterra`, `G2`, `Trustpilot`, `Clutch`).
+    ReviewSite,
+    /// A local listing or map people find businesses on (`Google Maps`).
+    LocalListing,
+    /// A social, video or podcast platform people discover content on (`YouTube`).
+    Social,
+    /// Referrals and word of mouth.
+    Referral,
+    /// Anything else.
+    Other,
+}
+
+impl ChannelKind {
+    /// The kebab-case name, as in a brief.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChannelKind::Marketplace => "marketplace",
+            ChannelKind::Retailer => "retailer",
+            ChannelKind::Distributor => "distributor",
+            ChannelKind::TradeShow => "trade-show",
+            ChannelKind::OwnWebsite => "own-website",
+            ChannelKind::OwnApp => "own-app",
+            ChannelKind::AppStore => "app-store",
+            ChannelKind::ReviewSite => "review-site",
+            ChannelKind::LocalListing => "local-listing",
+            ChannelKind::Social => "social",
+            ChannelKind::Referral => "referral",
+            ChannelKind::Other => "other",
+        }
+    }
 }
 
 /// A topic the client asked for.

@@ -11,6 +11,7 @@
 //! byte-identical output.
 
 pub mod funnel;
+pub mod phrasing;
 pub mod rng;
 pub mod strategy;
 pub mod templates;
@@ -23,7 +24,7 @@ use std::path::PathBuf;
 
 use minijinja::Value;
 
-use crate::brief::Brief;
+use crate::brief::{Brief, ChannelKind};
 use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, Topic};
 use funnel::{Intent, apportion, stage_weights};
 use rng::{SplitMix64, stable_hash};
@@ -215,7 +216,7 @@ impl Generator {
                             brief,
                             topic,
                             topic_index: index,
-                            category: &plan.category,
+                            plan: &plan,
                             keep: &keep,
                             competitors: &competitors,
                             season: season.as_deref(),
@@ -349,9 +350,13 @@ impl Generator {
         rng: &mut SplitMix64,
         taken: &[Filled],
     ) -> Result<Option<Filled>, GenerateError> {
-        let names = self
-            .templates
-            .slot_names(fill.language, layer, fill.topic.topic_type, stage);
+        let names = self.templates.slot_names(
+            fill.language,
+            fill.brief.business_model.as_str(),
+            layer,
+            fill.topic.topic_type,
+            stage,
+        );
         if names.is_empty() {
             return Ok(None);
         }
@@ -472,7 +477,7 @@ struct FillContext<'a> {
     brief: &'a Brief,
     topic: &'a PlannedTopic,
     topic_index: usize,
-    category: &'a str,
+    plan: &'a topics::TopicPlan,
     keep: &'a [&'a str],
     competitors: &'a [&'a str],
     season: Option<&'a str>,
@@ -482,11 +487,12 @@ struct FillContext<'a> {
 struct SlotValues {
     market: String,
     customer: String,
+    audience: String,
     product_line: Option<String>,
-    product: String,
+    product: phrasing::Noun,
     keyword: String,
     competitor: Option<String>,
-    channel: Option<String>,
+    channel: Option<(String, ChannelKind)>,
 }
 
 fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
@@ -500,20 +506,47 @@ fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
 impl FillContext<'_> {
     fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
         let brief = self.brief;
-        let market = pick(&brief.target_markets, slot + attempt + offsets[0]).unwrap_or_default();
-        let customer = pick(&brief.target_customers, slot + 2 * attempt + offsets[1])
-            .map(|c| phrase(&c, self.keep))
+        let topic = self.topic;
+        let lexicon = &self.plan.lexicon;
+        // A topic about one market, audience, channel or rival keeps to it; the others
+        // rotate through the brief's.
+        let market_index = topic
+            .market
+            .unwrap_or(slot + attempt + offsets[0])
+            .checked_rem(brief.target_markets.len());
+        let market = market_index
+            .map(|i| brief.target_markets[i].clone())
             .unwrap_or_default();
-        let product_line = pick(
-            &self.topic.related_product_lines,
-            slot + attempt + offsets[2],
-        );
-        let product = match (&product_line, self.topic.topic_type) {
-            (Some(line), _) => phrase(line, self.keep),
-            (None, crate::model::TopicType::ProductCategory) => phrase(&self.topic.name, self.keep),
-            (None, _) => self.category.to_owned(),
+        let customer_index = topic
+            .audience
+            .unwrap_or(slot + 2 * attempt + offsets[1])
+            .checked_rem(brief.target_customers.len());
+        let customer = customer_index
+            .map(|i| phrase(&brief.target_customers[i], self.keep))
+            .unwrap_or_default();
+        let audience = customer_index
+            .and_then(|i| lexicon.audiences.get(i).cloned())
+            .unwrap_or_default();
+        // An inferred topic is named after the offering, so its prompts speak of the
+        // offering; a product line's or the brief's own topic rotates through its lines.
+        // ...unless the offering's name contains a rival's (`coworking spaces` and the
+        // rival `Spaces`): then non-brand prompts could not name it at all.
+        let offer_names_rival = brief
+            .competitors
+            .iter()
+            .any(|c| crate::generate::text::mentions(&self.plan.offer.bare, &c.name));
+        let product_line = (topic.source != crate::model::TopicSource::Inferred
+            || offer_names_rival)
+            .then(|| pick(&topic.related_product_lines, slot + attempt + offsets[2]))
+            .flatten();
+        let english = self.language == "en";
+        let noun = |label: &str| topics::product_noun(label, brief.business_model, self.keep);
+        let product = match (&product_line, topic.topic_type) {
+            (Some(line), _) => noun(line),
+            (None, crate::model::TopicType::ProductCategory) => noun(&topic.name),
+            (None, _) => self.plan.offer.clone(),
         };
-        let mut keywords: Vec<String> = self.topic.keywords.clone();
+        let mut keywords: Vec<String> = topic.keywords.clone();
         if let Some(line) = &product_line
             && let Some(found) = brief.core_product_lines.iter().find(|l| &l.name == line)
         {
@@ -521,16 +554,42 @@ impl FillContext<'_> {
         }
         let keyword = pick(&keywords, slot + attempt)
             .map(|k| phrase(&k, self.keep))
-            .unwrap_or_else(|| product.clone());
-        let competitor = pick(self.competitors, slot + attempt + offsets[3]).map(str::to_owned);
-        let channel = pick(&brief.priority_channels, slot + attempt).map(|c| c.trim().to_owned());
+            .unwrap_or_else(|| product.bare.clone());
+        let competitor = match &topic.rival {
+            // The topic's rival first; if its phrasings are used up, any rival.
+            Some(rival) if attempt < 2 => Some(rival.clone()),
+            _ => pick(self.competitors, slot + attempt + offsets[3]).map(str::to_owned),
+        };
+        let channel_index = topic
+            .channel
+            .unwrap_or(slot + attempt)
+            .checked_rem(brief.priority_channels.len());
+        let channel = channel_index.map(|i| {
+            (
+                brief.priority_channels[i].trim().to_owned(),
+                lexicon
+                    .channel_kinds
+                    .get(i)
+                    .copied()
+                    .unwrap_or(ChannelKind::Other),
+            )
+        });
         SlotValues {
-            market: if self.language == "en" {
+            market: if english {
                 place_name(&market)
             } else {
                 market.trim().to_owned()
             },
-            customer,
+            customer: if english { audience.clone() } else { customer },
+            audience: if english {
+                audience
+            } else {
+                brief
+                    .target_customers
+                    .get(customer_index.unwrap_or(0))
+                    .map(|c| c.trim().to_owned())
+                    .unwrap_or_default()
+            },
             product_line,
             product,
             keyword,
@@ -540,19 +599,129 @@ impl FillContext<'_> {
     }
 }
 
+/// How a sentence says where a channel is: on a marketplace, through distributors, at
+/// trade shows, on the brand's own site.
+fn channel_phrase(name: &str, kind: ChannelKind) -> String {
+    match kind {
+        ChannelKind::Marketplace
+        | ChannelKind::ReviewSite
+        | ChannelKind::LocalListing
+        | ChannelKind::Social => format!("on {name}"),
+        ChannelKind::AppStore => {
+            if name.to_lowercase().starts_with("the ") {
+                format!("in {name}")
+            } else {
+                format!("in the {name}")
+            }
+        }
+        ChannelKind::Distributor => "through a distributor".to_owned(),
+        ChannelKind::TradeShow => "at trade shows".to_owned(),
+        ChannelKind::OwnWebsite => "on the brand's own website".to_owned(),
+        ChannelKind::OwnApp => "in the brand's own app".to_owned(),
+        ChannelKind::Referral => "through a referral".to_owned(),
+        ChannelKind::Retailer => "in shops".to_owned(),
+        ChannelKind::Other => format!("through {name}"),
+    }
+}
+
 impl SlotValues {
     fn context(&self, fill: &FillContext<'_>) -> Value {
+        let model = fill.brief.business_model;
+        let offer = &fill.plan.offer;
+        let product = &self.product;
+        let place = if fill.language == "en" {
+            phrasing::place(&self.market)
+        } else {
+            phrasing::Place {
+                name: self.market.clone(),
+                locative: self.market.clone(),
+                global: false,
+            }
+        };
+        let (verb, verb_ing) = phrasing::marketplace_verb(product);
+        // The kind of company the brand and its rivals are (`online accountants`,
+        // `home service platforms`), and who delivers this product: the product itself
+        // when it names people, else the marketplace's listed providers, else the rivals.
+        let rivals = match model {
+            // Shops and manufacturers compete product by product (`chino brands`).
+            crate::brief::BusinessModel::Ecommerce | crate::brief::BusinessModel::Manufacturer => {
+                topics::provider_noun(product, model, fill.keep)
+            }
+            // A marketplace competes for what is booked through it.
+            crate::brief::BusinessModel::Marketplace => phrasing::Noun::parse(
+                &format!("platforms for {verb_ing} {}", product.bare),
+                fill.keep,
+            ),
+            _ => topics::provider_noun(offer, model, fill.keep),
+        };
+        let providers = if product.is_agent() {
+            product.clone()
+        } else if model == crate::brief::BusinessModel::Marketplace {
+            phrasing::Noun::parse(&format!("{} providers", product.modifier), fill.keep)
+        } else {
+            rivals.clone()
+        };
+        // Generic rivals written in lower case (`local high-street accountants`) are plural.
+        let rival_plural = self
+            .competitor
+            .as_deref()
+            .is_some_and(|c| c.chars().next().is_some_and(char::is_lowercase) && c.ends_with('s'));
+        let topic_text = phrase(&fill.topic.name, fill.keep);
+        let topic_gerund = topic_text
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.ends_with("ing") && w.len() > 4);
+        let supply = model == crate::brief::BusinessModel::Marketplace
+            && phrasing::is_supply_side(&self.audience, offer);
+        let (channel, channel_kind, channel_on) = match &self.channel {
+            Some((name, kind)) => (
+                Some(name.as_str()),
+                kind.as_str(),
+                channel_phrase(name, *kind),
+            ),
+            None => (None, "none", String::new()),
+        };
         minijinja::context! {
             brand => fill.brief.brand_name.trim(),
-            model => fill.brief.business_model.as_str(),
-            category => fill.category,
-            topic => phrase(&fill.topic.name, fill.keep),
-            product => &self.product,
+            model => model.as_str(),
+            kind => fill.topic.topic_type.as_str(),
+            category => fill.plan.category.as_str(),
+            topic => &topic_text,
+            p => &product.bare,
+            p_are => product.be(),
+            p_do => product.does(),
+            p_have => product.has(),
+            p_them => product.them(),
+            p_mod => &product.modifier,
+            p_one => product.one.as_deref().unwrap_or_default(),
+            p_mass => product.mass,
+            offer => &offer.bare,
+            offer_are => offer.be(),
+            offer_mod => &offer.modifier,
+            providers => &providers.bare,
+            rivals => &rivals.bare,
+            rival => &rivals.modifier,
+            c_does => if rival_plural { "do" } else { "does" },
+            c_is => if rival_plural { "are" } else { "is" },
+            c_its => if rival_plural { "their" } else { "its" },
+            topic_gerund => topic_gerund,
+            provider => &providers.modifier,
+            provider_one => providers.one.as_deref().unwrap_or_default(),
+            verb => verb,
+            verb_ing => verb_ing,
+            product => &product.bare,
             keyword => &self.keyword,
-            customer => &self.customer,
+            customer => &self.audience,
+            aud => &self.audience,
+            supply => supply,
             market => &self.market,
+            place => &place.name,
+            where => &place.locative,
+            global => place.global,
             competitor => self.competitor.as_deref(),
-            channel => self.channel.as_deref(),
+            channel => channel,
+            channel_kind => channel_kind,
+            channel_on => channel_on,
             season => fill.season,
         }
     }

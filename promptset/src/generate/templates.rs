@@ -1,10 +1,14 @@
 //! The template environment: the built-in phrasing embedded at compile time, optionally
 //! overridden file by file from a `--templates DIR`.
 //!
-//! A language is a folder: `prompts/<lang>/<layer>/<topic-type|default>/<STAGE>.j2`.
+//! A language is a folder. English keeps one bank per business model, because a
+//! software buyer, a client hiring an accountant and a guest booking a holiday rental
+//! ask different questions: `prompts/en/<model>/<layer>/<topic-type|default>/<STAGE>.j2`,
+//! with `prompts/en/shared/…` for wording that truly fits every model. A language with
+//! one bank for all models uses `prompts/<lang>/<layer>/<topic-type|default>/<STAGE>.j2`.
 //! Each template renders to one variant per line, tagged with its intent:
-//! `[pricing] How much does {{ product }} cost in {{ market }}?`. Type-specific files
-//! come first; `default/` fills in for types without their own file and widens the pool.
+//! `[pricing] How much {{ p_do }} {{ p }} cost{{ where }}?`. Type-specific files come
+//! first; `default/` fills in for types without their own file and widens the pool.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
@@ -26,47 +30,62 @@ macro_rules! embedded {
 /// Every built-in template, by its name relative to `templates/`.
 pub const EMBEDDED: &[(&str, &str)] = embedded![
     "generator-prompt.j2",
+    "prompts/en/content-media/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/content-media/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/content-media/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/manufacturer/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/manufacturer/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/manufacturer/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/marketplace/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/marketplace/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/marketplace/non-brand-discovery/default/TOFU.j2",
     "prompts/en/non-brand-discovery/default/TOFU.j2",
-    "prompts/en/non-brand-discovery/default/MOFU.j2",
-    "prompts/en/non-brand-discovery/default/BOFU.j2",
-    "prompts/en/non-brand-discovery/product-category/TOFU.j2",
-    "prompts/en/non-brand-discovery/product-category/MOFU.j2",
-    "prompts/en/non-brand-discovery/product-category/BOFU.j2",
-    "prompts/en/non-brand-discovery/use-case/TOFU.j2",
-    "prompts/en/non-brand-discovery/use-case/MOFU.j2",
-    "prompts/en/non-brand-discovery/use-case/BOFU.j2",
-    "prompts/en/non-brand-discovery/audience-segment/TOFU.j2",
-    "prompts/en/non-brand-discovery/audience-segment/MOFU.j2",
-    "prompts/en/non-brand-discovery/audience-segment/BOFU.j2",
-    "prompts/en/non-brand-discovery/competitor-alternative/TOFU.j2",
-    "prompts/en/non-brand-discovery/competitor-alternative/MOFU.j2",
-    "prompts/en/non-brand-discovery/competitor-alternative/BOFU.j2",
-    "prompts/en/non-brand-discovery/trust-evaluation/TOFU.j2",
-    "prompts/en/non-brand-discovery/trust-evaluation/MOFU.j2",
-    "prompts/en/non-brand-discovery/trust-evaluation/BOFU.j2",
-    "prompts/en/non-brand-discovery/channel-marketplace/TOFU.j2",
-    "prompts/en/non-brand-discovery/channel-marketplace/MOFU.j2",
-    "prompts/en/non-brand-discovery/channel-marketplace/BOFU.j2",
-    "prompts/en/non-brand-discovery/seasonal-trend/TOFU.j2",
-    "prompts/en/non-brand-discovery/seasonal-trend/MOFU.j2",
-    "prompts/en/non-brand-discovery/seasonal-trend/BOFU.j2",
-    "prompts/en/competitor-comparison/default/MOFU.j2",
-    "prompts/en/competitor-comparison/default/BOFU.j2",
-    "prompts/en/competitor-comparison/trust-evaluation/MOFU.j2",
-    "prompts/en/competitor-comparison/trust-evaluation/BOFU.j2",
-    "prompts/en/competitor-comparison/channel-marketplace/MOFU.j2",
-    "prompts/en/competitor-comparison/channel-marketplace/BOFU.j2",
-    "prompts/en/brand-defense/default/TOFU.j2",
-    "prompts/en/brand-defense/default/MOFU.j2",
-    "prompts/en/brand-defense/default/BOFU.j2",
-    "prompts/zh/non-brand-discovery/default/TOFU.j2",
-    "prompts/zh/non-brand-discovery/default/MOFU.j2",
-    "prompts/zh/non-brand-discovery/default/BOFU.j2",
-    "prompts/zh/competitor-comparison/default/MOFU.j2",
-    "prompts/zh/competitor-comparison/default/BOFU.j2",
-    "prompts/zh/brand-defense/default/TOFU.j2",
-    "prompts/zh/brand-defense/default/MOFU.j2",
+    "prompts/en/other/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/other/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/other/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/saas/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/saas/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/saas/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/services/non-brand-discovery/default/BOFU.j2",
+    "prompts/en/services/non-brand-discovery/default/MOFU.j2",
+    "prompts/en/services/non-brand-discovery/default/TOFU.j2",
+    "prompts/en/shared/brand-defense/default/BOFU.j2",
+    "prompts/en/shared/brand-defense/default/MOFU.j2",
+    "prompts/en/shared/brand-defense/default/TOFU.j2",
+    "prompts/en/shared/competitor-comparison/default/BOFU.j2",
+    "prompts/en/shared/competitor-comparison/default/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/audience-segment/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/audience-segment/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/audience-segment/TOFU.j2",
+    "prompts/en/shared/non-brand-discovery/channel-marketplace/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/channel-marketplace/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/channel-marketplace/TOFU.j2",
+    "prompts/en/shared/non-brand-discovery/competitor-alternative/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/competitor-alternative/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/competitor-alternative/TOFU.j2",
+    "prompts/en/shared/non-brand-discovery/other/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/other/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/other/TOFU.j2",
+    "prompts/en/shared/non-brand-discovery/seasonal-trend/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/seasonal-trend/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/seasonal-trend/TOFU.j2",
+    "prompts/en/shared/non-brand-discovery/trust-evaluation/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/trust-evaluation/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/trust-evaluation/TOFU.j2",
+    "prompts/en/shared/non-brand-discovery/use-case/BOFU.j2",
+    "prompts/en/shared/non-brand-discovery/use-case/MOFU.j2",
+    "prompts/en/shared/non-brand-discovery/use-case/TOFU.j2",
     "prompts/zh/brand-defense/default/BOFU.j2",
+    "prompts/zh/brand-defense/default/MOFU.j2",
+    "prompts/zh/brand-defense/default/TOFU.j2",
+    "prompts/zh/competitor-comparison/default/BOFU.j2",
+    "prompts/zh/competitor-comparison/default/MOFU.j2",
+    "prompts/zh/non-brand-discovery/default/BOFU.j2",
+    "prompts/zh/non-brand-discovery/default/MOFU.j2",
+    "prompts/zh/non-brand-discovery/default/TOFU.j2",
 ];
 
 /// One tagged variant rendered from a template.
@@ -169,19 +188,30 @@ impl Templates {
         template.render(context).map_err(|e| template_error(&e))
     }
 
-    /// The names of the templates for a slot, most specific first.
+    /// The names of the templates for a slot, most specific first: the business
+    /// model's bank for the topic type, the shared bank for the topic type, the model's
+    /// default bank, the shared default bank, and then the language's model-free layout
+    /// (`prompts/<lang>/<layer>/<type|default>/`) that languages with one bank use.
     pub fn slot_names(
         &self,
         lang: &str,
+        model: &str,
         layer: Layer,
         topic_type: TopicType,
         stage: FunnelStage,
     ) -> Vec<String> {
-        [topic_type.as_str(), "default"]
-            .iter()
-            .map(|kind| format!("prompts/{lang}/{layer}/{kind}/{stage}.j2"))
-            .filter(|name| self.has(name))
-            .collect()
+        let kind = topic_type.as_str();
+        [
+            format!("prompts/{lang}/{model}/{layer}/{kind}/{stage}.j2"),
+            format!("prompts/{lang}/shared/{layer}/{kind}/{stage}.j2"),
+            format!("prompts/{lang}/{model}/{layer}/default/{stage}.j2"),
+            format!("prompts/{lang}/shared/{layer}/default/{stage}.j2"),
+            format!("prompts/{lang}/{layer}/{kind}/{stage}.j2"),
+            format!("prompts/{lang}/{layer}/default/{stage}.j2"),
+        ]
+        .into_iter()
+        .filter(|name| self.has(name))
+        .collect()
     }
 
     /// Renders the variants of one template: one per non-empty line, each tagged with an

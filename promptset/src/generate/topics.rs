@@ -7,7 +7,8 @@
 //! channel fit); the map keeps the best N, with a small penalty for repeating a topic
 //! type so that one kind of topic does not crowd out the rest.
 
-use crate::brief::{Brief, BusinessModel};
+use crate::brief::{Brief, BusinessModel, ChannelKind};
+use crate::generate::phrasing::{self, Noun};
 use crate::generate::text::{mentions, phrase, title, tokens};
 use crate::model::{Level, TopicSource, TopicType};
 
@@ -30,6 +31,15 @@ pub struct PlannedTopic {
     pub reason: String,
     /// The weighted score it was ranked by.
     pub score: u32,
+    /// The target customer (index into the brief's list) the topic is about, if any:
+    /// its prompts speak of that audience only.
+    pub audience: Option<usize>,
+    /// The priority channel (index) the topic is about, if any.
+    pub channel: Option<usize>,
+    /// The target market (index) the topic is about, if any.
+    pub market: Option<usize>,
+    /// The competitor the topic is about, if any: its comparison prompts name it.
+    pub rival: Option<String>,
 }
 
 /// The five ranking dimensions, each 0-3.
@@ -71,6 +81,16 @@ struct Candidate {
     scores: Scores,
     origin: String,
     fits_model: bool,
+    focus: Focus,
+}
+
+/// What a candidate topic is about beyond its product lines.
+#[derive(Debug, Clone, Default)]
+struct Focus {
+    audience: Option<usize>,
+    channel: Option<usize>,
+    market: Option<usize>,
+    rival: Option<String>,
 }
 
 /// The outcome of planning: the kept topics, the category the brand competes in, and
@@ -81,8 +101,71 @@ pub struct TopicPlan {
     pub topics: Vec<PlannedTopic>,
     /// The category in running text (e.g. `trail running shoes`).
     pub category: String,
+    /// The category as a noun with its English forms.
+    pub offer: Noun,
     /// What was assumed or inferred.
     pub inferences: Vec<String>,
+    /// Words of the brief as prompts phrase them.
+    pub lexicon: Lexicon,
+}
+
+/// The brief's audiences and channels as prompts phrase them.
+#[derive(Debug, Clone)]
+pub struct Lexicon {
+    /// The short form of each target customer, in the brief's order.
+    pub audiences: Vec<String>,
+    /// What each priority channel is, in the brief's order.
+    pub channel_kinds: Vec<ChannelKind>,
+}
+
+impl Lexicon {
+    /// Reads the audiences and channels of `brief`, noting what was inferred.
+    pub fn new(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> Lexicon {
+        let mut shortened = Vec::new();
+        let audiences = brief
+            .target_customers
+            .iter()
+            .map(|description| {
+                if let Some(label) = brief.audience_labels.get(description) {
+                    return label.trim().to_owned();
+                }
+                let short = phrasing::short_audience(description, keep);
+                if short != phrase(description, keep) {
+                    shortened.push(format!("`{}` as `{short}`", description.trim()));
+                }
+                short
+            })
+            .collect();
+        if !shortened.is_empty() {
+            inferences.push(format!(
+                "prompts name audiences in the short form people use: {} (set `audience_labels` to choose the wording)",
+                shortened.join(", ")
+            ));
+        }
+        let mut typed = Vec::new();
+        let channel_kinds = brief
+            .priority_channels
+            .iter()
+            .map(|name| {
+                if let Some(kind) = brief.channel_kinds.get(name) {
+                    return *kind;
+                }
+                let kind = phrasing::channel_kind(name);
+                typed.push(format!("`{}` as {}", name.trim(), kind.as_str()));
+                kind
+            })
+            .collect();
+        if !typed.is_empty() {
+            inferences.push(format!(
+                "channels were typed from their names: {} (set `channel_kinds` to correct them)",
+                typed.join(", ")
+            ));
+        }
+        Lexicon {
+            audiences,
+            channel_kinds,
+        }
+    }
 }
 
 /// Plans the topic map of `brief` with at most `wanted` topics.
@@ -90,8 +173,10 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
     let mut inferences = Vec::new();
     let keep = names_to_keep(brief);
     let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
-    let category = infer_category(brief, &keep, &mut inferences);
-    let mut candidates = candidates(brief, &category, &keep);
+    let offer = infer_offer(brief, &keep, &mut inferences);
+    let category = offer.bare.clone();
+    let lexicon = Lexicon::new(brief, &keep, &mut inferences);
+    let mut candidates = candidates(brief, &offer, &lexicon, &keep);
     // Topic types the business model needs (the same profile lint scores business-model
     // fit with) are worth more to the client.
     let needed = crate::lint::business::profile(crate::lint::business::interpret(
@@ -162,13 +247,19 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
                 keywords: candidate.keywords,
                 priority,
                 score,
+                audience: candidate.focus.audience,
+                channel: candidate.focus.channel,
+                market: candidate.focus.market,
+                rival: candidate.focus.rival,
             }
         })
         .collect();
     TopicPlan {
         topics,
         category,
+        offer,
         inferences,
+        lexicon,
     }
 }
 
@@ -181,43 +272,95 @@ pub fn names_to_keep(brief: &Brief) -> Vec<String> {
     keep
 }
 
-fn infer_category(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> String {
-    if let Some(category) = brief
+/// The offering as a noun: the brief's `offering`, else its category, product line,
+/// priority topic or brand name, in that order; each guess is noted.
+fn infer_offer(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> Noun {
+    let model = brief.business_model;
+    let parse = |label: &str| adjust_for_model(Noun::parse(label, keep), model, keep);
+    if let Some(offering) = brief.offering.as_deref().filter(|s| !s.trim().is_empty()) {
+        return parse(offering);
+    }
+    let category = brief
         .optional_context
         .get("category")
         .and_then(|v| v.as_str())
-        .filter(|s| !s.trim().is_empty())
-    {
-        return phrase(category, keep);
+        .filter(|s| !s.trim().is_empty());
+    if model == BusinessModel::Marketplace {
+        // Users book or buy what is listed, not "marketplaces": take the category
+        // without its platform words, else the first product line's.
+        let from_category = category.and_then(phrasing::marketplace_offer);
+        let from_line = brief
+            .core_product_lines
+            .iter()
+            .find_map(|l| phrasing::marketplace_offer(&l.name));
+        let found = match (category, from_category, from_line) {
+            (_, Some(offer), _) => Some((offer, "the category".to_owned())),
+            (_, None, Some(offer)) => Some((offer, "the first product line".to_owned())),
+            _ => None,
+        };
+        if let Some((offer, source)) = found {
+            let noun = parse(&offer);
+            inferences.push(format!(
+                "the marketplace's offering (what its users book or buy through it) was taken to be `{}` from {source}; set `offering` to change it",
+                noun.bare
+            ));
+            return noun;
+        }
+    }
+    if let Some(category) = category {
+        return parse(category);
     }
     if let Some(line) = brief.core_product_lines.first() {
+        let noun = parse(&line.name);
         inferences.push(format!(
-            "the category was taken to be `{}`, the first product line, because the brief names no `category` in `optional_context`",
-            phrase(&line.name, keep)
+            "the category was taken to be `{}`, the first product line, because the brief names no `offering` or `category`",
+            noun.bare
         ));
-        return phrase(&line.name, keep);
+        return noun;
     }
     if let Some(topic) = brief.priority_topics.first() {
+        let noun = parse(&topic.name);
         inferences.push(format!(
             "the category was taken to be `{}`, the first priority topic, because the brief has no product lines",
-            phrase(&topic.name, keep)
+            noun.bare
         ));
-        return phrase(&topic.name, keep);
+        return noun;
     }
-    let fallback = match brief.business_model {
-        BusinessModel::Ecommerce => "online shopping",
-        BusinessModel::Saas => "business software",
-        BusinessModel::Services => "professional services",
-        BusinessModel::Marketplace => "online marketplaces",
-        BusinessModel::Manufacturer => "industrial products",
-        BusinessModel::ContentMedia => "online media",
-        BusinessModel::Other => "products and services",
+    let (fallback, word) = phrasing::fallback_offer(model, &brief.brand_name);
+    match word {
+        Some(word) => inferences.push(format!(
+            "the brief names no offering, category, product line or topic, so the offering was taken to be `{fallback}` from the word `{word}` in the brand name"
+        )),
+        None => inferences.push(format!(
+            "the brief names no offering, category, product line or topic, so the offering was assumed to be `{fallback}` from the business model `{}`",
+            brief.business_model
+        )),
+    }
+    parse(&fallback)
+}
+
+/// A product line or label as the noun prompts use for it in this business model: a
+/// marketplace's `Home repair bookings` are `home repairs`, software is bought as tools.
+pub fn product_noun(label: &str, model: BusinessModel, keep: &[&str]) -> Noun {
+    let label = if model == BusinessModel::Marketplace {
+        phrasing::marketplace_offer(label).unwrap_or_else(|| label.to_owned())
+    } else {
+        label.to_owned()
     };
-    inferences.push(format!(
-        "the brief names no category, product line or topic, so the category was assumed to be `{fallback}` from the business model `{}`",
-        brief.business_model
-    ));
-    fallback.to_owned()
+    adjust_for_model(Noun::parse(&label, keep), model, keep)
+}
+
+/// Software is bought as tools: `product analytics` reads as `product analytics tools`.
+pub fn adjust_for_model(noun: Noun, model: BusinessModel, keep: &[&str]) -> Noun {
+    let head = noun.head();
+    if model == BusinessModel::Saas
+        && noun.mass
+        && !matches!(head.as_str(), "software" | "hardware")
+        && !noun.bare.contains(" for ")
+    {
+        return Noun::parse(&format!("{} tools", noun.bare), keep);
+    }
+    noun
 }
 
 fn normalized(name: &str) -> String {
@@ -327,7 +470,8 @@ fn max_overlap(brief: &Brief) -> u32 {
         .unwrap_or(0)
 }
 
-fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
+fn candidates(brief: &Brief, offer: &Noun, lexicon: &Lexicon, keep: &[&str]) -> Vec<Candidate> {
+    let category = offer.bare.as_str();
     let mut out: Vec<Candidate> = Vec::new();
     let has_competitors = !brief.competitors.is_empty();
     let pressure = max_overlap(brief).min(3);
@@ -385,6 +529,23 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
             },
             origin,
             fits_model: false,
+            focus: Focus {
+                audience: brief
+                    .target_customers
+                    .iter()
+                    .position(|c| mentions(&topic.name, c))
+                    .or_else(|| supply_audience(brief, &topic.name, offer, lexicon)),
+                channel: brief
+                    .priority_channels
+                    .iter()
+                    .position(|c| mentions(&topic.name, c)),
+                market: None,
+                rival: brief
+                    .competitors
+                    .iter()
+                    .find(|c| mentions(&topic.name, &c.name))
+                    .map(|c| c.name.trim().to_owned()),
+            },
         });
     }
 
@@ -406,7 +567,7 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
             2
         };
         out.push(Candidate {
-            name: line.name.trim().to_owned(),
+            name: title(&phrasing::fix_possessives(line.name.trim())),
             source: TopicSource::DerivedFromProductLine,
             topic_type: TopicType::ProductCategory,
             related: vec![line.name.clone()],
@@ -431,6 +592,7 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
                 _ => format!("Derived from the core product line `{}`", line.name.trim()),
             },
             fits_model: false,
+            focus: Focus::default(),
         });
     }
 
@@ -441,6 +603,8 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
         .map(|l| l.name.clone())
         .collect();
     let cat_title = title(category);
+    let provider = provider_noun(offer, model, keep);
+    let (_, verb_ing) = phrasing::marketplace_verb(offer);
 
     // Competitors: where rivals win shortlists.
     if let Some(rival) = brief.competitors.iter().max_by_key(|c| {
@@ -468,10 +632,11 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
                 if brief.competitors.len() == 1 { "competitor" } else { "competitors" }
             ),
             fits_model: false,
+            focus: Focus { rival: Some(rival.name.trim().to_owned()), ..Focus::default() },
         });
     } else {
         out.push(Candidate {
-            name: format!("Brand comparisons in {category}"),
+            name: format!("Comparing {category}"),
             source: TopicSource::Inferred,
             topic_type: TopicType::CompetitorAlternative,
             related: top_lines.clone(),
@@ -479,18 +644,19 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
             scores: Scores { business: 2, monitoring: 3, geo: 2, competitor: 1, channel: 0 },
             origin: "Inferred because the brief names no competitors: comparison answers show which brands AI engines put next to the client".to_owned(),
             fits_model: false,
+            focus: Focus::default(),
         });
     }
 
     // Trust: every buyer checks it, and AI answers cite reviews for it.
     let trust_name = match model {
-        BusinessModel::Saas => format!("{cat_title} security and reliability"),
-        BusinessModel::Services => format!("Choosing a trustworthy {category} provider"),
-        BusinessModel::Manufacturer => format!("{cat_title} supplier certifications and quality"),
+        BusinessModel::Saas => format!("Security and reliability of {category}"),
+        BusinessModel::Services => format!("Choosing a trustworthy {}", provider.modifier),
+        BusinessModel::Manufacturer => format!("Supplier certifications for {category}"),
         BusinessModel::ContentMedia => format!("Trusted sources for {category}"),
-        BusinessModel::Marketplace => format!("Buyer and seller trust on {category}"),
+        BusinessModel::Marketplace => format!("Trust and safety when {verb_ing} {category}"),
         BusinessModel::Ecommerce | BusinessModel::Other => {
-            format!("{cat_title} reviews and quality")
+            format!("Quality and reviews of {category}")
         }
     };
     out.push(Candidate {
@@ -508,15 +674,16 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
         },
         origin: "Inferred from trust: buyers check reviews, quality and legitimacy before choosing, and AI answers cite review and rating sources for it".to_owned(),
         fits_model: false,
+        focus: Focus::default(),
     });
 
-    // Channels the client sells or is discovered through.
-    if let Some(channel) = brief.priority_channels.first() {
-        let name = if commerce {
-            format!("Buying {category} on {}", channel.trim())
-        } else {
-            format!("{cat_title} on {}", channel.trim())
-        };
+    // Channels the client sells or is discovered through, named by what they are.
+    if let (Some(channel), Some(kind)) = (
+        brief.priority_channels.first(),
+        lexicon.channel_kinds.first(),
+    ) {
+        let channel = channel.trim();
+        let name = channel_topic_name(*kind, channel, offer, &provider, model);
         out.push(Candidate {
             name,
             source: TopicSource::Inferred,
@@ -530,15 +697,27 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
                 competitor: u32::from(has_competitors),
                 channel: 3,
             },
-            origin: format!("Inferred from the priority channel `{}`: answers about where to buy decide which listing gets the click", channel.trim()),
+            origin: format!("Inferred from the priority channel `{channel}` ({}): answers about where to buy or find the offer decide who gets the click", kind.as_str().replace('-', " ")),
             fits_model: false,
+            focus: Focus { channel: Some(0), ..Focus::default() },
         });
     }
 
     // Customers: the first (and second) audience the brief names.
     for (index, customer) in brief.target_customers.iter().take(2).enumerate() {
+        let short = lexicon
+            .audiences
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| phrase(customer, keep));
+        let name = if model == BusinessModel::Marketplace && phrasing::is_supply_side(&short, offer)
+        {
+            format!("{} platforms for {short}", title(&offer.modifier))
+        } else {
+            format!("{cat_title} for {short}")
+        };
         out.push(Candidate {
-            name: format!("{cat_title} for {}", phrase(customer, keep)),
+            name,
             source: TopicSource::Inferred,
             topic_type: TopicType::AudienceSegment,
             related: top_lines.clone(),
@@ -552,17 +731,32 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
             },
             origin: format!("Inferred from the target customer `{}`: audience-specific questions get different shortlists than generic ones", customer.trim()),
             fits_model: false,
+            focus: Focus { audience: Some(index), ..Focus::default() },
         });
     }
 
     // The job the category does, phrased by business model.
     let use_case = match model {
-        BusinessModel::Saas => format!("{cat_title} setup and integration"),
-        BusinessModel::Services => format!("{cat_title} costs and engagement models"),
-        BusinessModel::Manufacturer => format!("Sourcing {category} for production"),
-        BusinessModel::ContentMedia => format!("Learning about {category}"),
-        BusinessModel::Marketplace => format!("Finding {category} online"),
-        BusinessModel::Ecommerce | BusinessModel::Other => format!("How to choose {category}"),
+        BusinessModel::Saas => format!("Setting up and integrating {category}"),
+        BusinessModel::Services => format!(
+            "Choosing {}",
+            provider
+                .one
+                .clone()
+                .unwrap_or_else(|| provider.bare.clone())
+        ),
+        BusinessModel::Manufacturer => format!("Specifying {category} for a project"),
+        BusinessModel::ContentMedia => format!("Finding reliable {category}"),
+        BusinessModel::Marketplace => title(&format!("{verb_ing} {category} online")),
+        BusinessModel::Ecommerce => format!("Choosing {category}"),
+        BusinessModel::Other => format!(
+            "Choosing {}",
+            offer
+                .one
+                .clone()
+                .or_else(|| provider.one.clone())
+                .unwrap_or_else(|| category.to_owned())
+        ),
     };
     out.push(Candidate {
         name: use_case,
@@ -573,6 +767,7 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
         scores: Scores { business: 2, monitoring: 1, geo: 3, competitor: 0, channel: 1 },
         origin: format!("Inferred from the business model `{model}`: the buying or usage questions asked before any brand is in mind"),
         fits_model: false,
+        focus: Focus::default(),
     });
 
     // Seasonality, where buying follows the calendar.
@@ -612,19 +807,21 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
             },
             origin,
             fits_model: false,
+            focus: Focus::default(),
         });
     }
 
     // The first market on its own: local answers differ, and it keeps a thin brief's
-    // map full.
+    // map full. A worldwide market is no place to be local in.
     if let Some(market) = brief
         .target_markets
         .first()
         .map(|m| m.trim())
-        .filter(|m| !m.is_empty())
+        .filter(|m| !m.is_empty() && !phrasing::is_global(m))
     {
+        let place = phrasing::place(market);
         out.push(Candidate {
-            name: format!("{cat_title} in {market}"),
+            name: format!("{cat_title}{}", place.locative),
             source: TopicSource::Inferred,
             topic_type: TopicType::Other,
             related: top_lines.clone(),
@@ -632,6 +829,7 @@ fn candidates(brief: &Brief, category: &str, keep: &[&str]) -> Vec<Candidate> {
             scores: Scores { business: 1, monitoring: 2, geo: 2, competitor: 0, channel: 1 },
             origin: format!("Inferred from the first target market `{market}`: AI answers name local providers and shops first"),
             fits_model: false,
+            focus: Focus { market: Some(0), ..Focus::default() },
         });
     }
 
@@ -685,4 +883,90 @@ fn select(mut candidates: Vec<Candidate>, wanted: usize) -> Vec<(Candidate, u32)
         chosen.push((candidate, score));
     }
     chosen
+}
+
+/// Who provides the offering: the offering itself when it names providers (`online
+/// accountants`, `gyms`), else `<offering> providers` (`payroll providers`).
+pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun {
+    // A marketplace's rivals are platforms even when what it lists are people.
+    if model == BusinessModel::Marketplace {
+        return Noun::parse(&format!("{} platforms", offer.modifier), keep);
+    }
+    if offer.is_agent() {
+        return offer.clone();
+    }
+    let word = match model {
+        BusinessModel::Manufacturer => "manufacturers",
+        BusinessModel::Saas => "vendors",
+        BusinessModel::Marketplace => "platforms",
+        BusinessModel::ContentMedia => "sites",
+        BusinessModel::Ecommerce => "brands",
+        BusinessModel::Services | BusinessModel::Other => "providers",
+    };
+    Noun::parse(&format!("{} {word}", offer.modifier), keep)
+}
+
+/// A channel topic's name, by what the channel is: people buy on a marketplace, buy
+/// through distributors, see products at trade shows and find providers on maps.
+fn channel_topic_name(
+    kind: ChannelKind,
+    channel: &str,
+    offer: &Noun,
+    provider: &Noun,
+    model: BusinessModel,
+) -> String {
+    let category = &offer.bare;
+    let cat_title = title(category);
+    match kind {
+        ChannelKind::Marketplace => format!("Buying {category} on {channel}"),
+        ChannelKind::Retailer => format!("Buying {category} from retailers"),
+        ChannelKind::Distributor => format!("Buying {category} through distributors"),
+        ChannelKind::TradeShow => format!("{cat_title} at trade shows"),
+        ChannelKind::OwnWebsite => match model {
+            BusinessModel::Saas => format!("Buying {category} direct from the vendor"),
+            BusinessModel::Marketplace => {
+                let (_, verb_ing) = phrasing::marketplace_verb(offer);
+                title(&format!("{verb_ing} {category} directly"))
+            }
+            BusinessModel::Services => format!("Hiring {} online", provider.bare),
+            BusinessModel::Other => format!("Signing up for {category} online"),
+            BusinessModel::ContentMedia => format!("Reading {category} on publishers' own sites"),
+            _ => format!("Buying {category} direct from the brand"),
+        },
+        ChannelKind::OwnApp => match model {
+            BusinessModel::Saas => format!("Mobile apps for {category}"),
+            BusinessModel::Marketplace => {
+                let (_, verb_ing) = phrasing::marketplace_verb(offer);
+                title(&format!("{verb_ing} {category} in an app"))
+            }
+            BusinessModel::Ecommerce => format!("Ordering {category} through an app"),
+            _ => format!("{} with good apps", title(&provider.bare)),
+        },
+        ChannelKind::AppStore => format!("{cat_title} in the {channel}"),
+        ChannelKind::ReviewSite => format!("Reviews of {category} on {channel}"),
+        ChannelKind::LocalListing if model == BusinessModel::Marketplace => {
+            format!("Finding {category} on {channel}")
+        }
+        ChannelKind::LocalListing => format!("Finding {} on {channel}", provider.bare),
+        ChannelKind::Social => format!("{cat_title} on {channel}"),
+        ChannelKind::Referral => format!("Finding {} through referrals", provider.bare),
+        ChannelKind::Other => format!("{cat_title} through {channel}"),
+    }
+}
+
+/// For a marketplace topic about selling or listing (`Selling handyman services
+/// online`), the supply-side audience it is about.
+fn supply_audience(brief: &Brief, name: &str, offer: &Noun, lexicon: &Lexicon) -> Option<usize> {
+    let lower = name.to_lowercase();
+    if brief.business_model != BusinessModel::Marketplace
+        || !["sell", "listing", "list ", "earn", "get more", "host"]
+            .iter()
+            .any(|w| lower.contains(w))
+    {
+        return None;
+    }
+    lexicon
+        .audiences
+        .iter()
+        .position(|a| phrasing::is_supply_side(a, offer))
 }

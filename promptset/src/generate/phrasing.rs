@@ -1,0 +1,767 @@
+//! English phrasing of the brief's facts: category nouns with the right number and
+//! article, markets as places a sentence can stand in, channels by what they are, and
+//! audiences in the short form people use.
+//!
+//! Templates never paste a brief's wording as it stands: `mens shirts` is the plural
+//! count noun `men's shirts` (modifier `men's shirt`), `payroll software` a mass noun
+//! that takes `is`, `Worldwide` no place at all (the sentence simply drops it), `Trade
+//! shows` a place to see products rather than to buy them, and `men aged 25-45 who buy
+//! clothing on Amazon` the audience `men`.
+
+use crate::brief::{BusinessModel, ChannelKind};
+
+/// Nouns that take no plural (`payroll software is`), as the last word of a phrase.
+const MASS: &[&str] = &[
+    "accounting",
+    "administration",
+    "advice",
+    "analytics",
+    "bookkeeping",
+    "care",
+    "charging",
+    "clothing",
+    "coffee",
+    "content",
+    "data",
+    "equipment",
+    "finance",
+    "food",
+    "footwear",
+    "furniture",
+    "gear",
+    "hardware",
+    "hosting",
+    "insurance",
+    "jewellery",
+    "jewelry",
+    "luggage",
+    "maintenance",
+    "marketing",
+    "media",
+    "news",
+    "packaging",
+    "payroll",
+    "placement",
+    "recruitment",
+    "research",
+    "search",
+    "security",
+    "skincare",
+    "software",
+    "storage",
+    "strategy",
+    "support",
+    "tea",
+    "tracking",
+    "training",
+    "travel",
+    "wear",
+];
+
+/// Heads of noun phrases that name who provides a service (`online accountants`).
+const AGENTS: &[&str] = &[
+    "accountant",
+    "adviser",
+    "advisor",
+    "agency",
+    "agent",
+    "architect",
+    "bookkeeper",
+    "builder",
+    "clinic",
+    "coach",
+    "consultancy",
+    "consultant",
+    "contractor",
+    "dentist",
+    "designer",
+    "developer",
+    "electrician",
+    "firm",
+    "freelancer",
+    "gym",
+    "handyman",
+    "lawyer",
+    "photographer",
+    "planner",
+    "plumber",
+    "provider",
+    "recruiter",
+    "solicitor",
+    "space",
+    "studio",
+    "therapist",
+    "tradesperson",
+    "trainer",
+    "tutor",
+];
+
+/// A category or product noun in the forms English sentences need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Noun {
+    /// The bare form a sentence uses without an article: plural for count nouns
+    /// (`trail running shoes`), the noun itself for mass nouns (`payroll software`).
+    pub bare: String,
+    /// The form before another noun (`trail running shoe brands`, `payroll software vendors`).
+    pub modifier: String,
+    /// The singular with its article (`a hydration vest`), for count nouns only.
+    pub one: Option<String>,
+    /// Whether it is a mass noun (takes `is`, `does`, `it`).
+    pub mass: bool,
+}
+
+impl Noun {
+    /// Reads a label from the brief (`Trail running shoes`, `mens shirts`, `Payroll
+    /// software`, `Weekly investing newsletter`) as a noun; `keep` holds names whose
+    /// capitals stay.
+    pub fn parse(label: &str, keep: &[&str]) -> Noun {
+        let text = fix_possessives(&crate::generate::text::phrase(label, keep));
+        // Scripts without plurals (Chinese) are used as written.
+        if !text.is_ascii() && text.chars().any(|c| c as u32 >= 0x2E80) {
+            return Noun {
+                bare: text.clone(),
+                modifier: text,
+                one: None,
+                mass: true,
+            };
+        }
+        // The head is the last word before a post-modifier (`executive search for
+        // engineering leaders` is headed by `search`).
+        let (head_part, tail) = split_post_modifier(&text);
+        let words: Vec<&str> = head_part.split_whitespace().collect();
+        let Some(last) = words.last() else {
+            return Noun {
+                bare: text.clone(),
+                modifier: text,
+                one: None,
+                mass: true,
+            };
+        };
+        let lower = last.to_lowercase();
+        let stem = &words[..words.len() - 1];
+        let join = |head: &str| {
+            let mut parts: Vec<&str> = stem.to_vec();
+            parts.push(head);
+            format!("{}{tail}", parts.join(" "))
+        };
+        if is_mass(&lower) {
+            return Noun {
+                bare: text.clone(),
+                modifier: head_part.to_owned(),
+                one: None,
+                mass: true,
+            };
+        }
+        if is_plural(&lower) {
+            let singular = singular(last);
+            let mut parts: Vec<&str> = stem.to_vec();
+            parts.push(&singular);
+            let modifier = parts.join(" ");
+            return Noun {
+                bare: text.clone(),
+                one: Some(crate::generate::text::with_article(&join(&singular))),
+                modifier,
+                mass: false,
+            };
+        }
+        Noun {
+            bare: join(&plural(last)),
+            modifier: head_part.to_owned(),
+            one: Some(crate::generate::text::with_article(&text)),
+            mass: false,
+        }
+    }
+
+    /// `is` or `are`, agreeing with [`Noun::bare`].
+    pub fn be(&self) -> &'static str {
+        if self.mass { "is" } else { "are" }
+    }
+
+    /// `does` or `do`.
+    pub fn does(&self) -> &'static str {
+        if self.mass { "does" } else { "do" }
+    }
+
+    /// `has` or `have`.
+    pub fn has(&self) -> &'static str {
+        if self.mass { "has" } else { "have" }
+    }
+
+    /// `it` or `them`.
+    pub fn them(&self) -> &'static str {
+        if self.mass { "it" } else { "them" }
+    }
+
+    /// The head word in the singular (`shoe`, `software`, `accountant`).
+    pub fn head(&self) -> String {
+        self.modifier
+            .split_whitespace()
+            .last()
+            .unwrap_or_default()
+            .to_lowercase()
+    }
+
+    /// Whether the noun names who provides a service (`accountants`, `SEO agencies`).
+    pub fn is_agent(&self) -> bool {
+        AGENTS.contains(&self.head().as_str())
+    }
+}
+
+fn split_post_modifier(text: &str) -> (&str, &str) {
+    for marker in [" for ", " with ", " of ", " to ", " in "] {
+        if let Some(at) = text.find(marker) {
+            return (&text[..at], &text[at..]);
+        }
+    }
+    (text, "")
+}
+
+fn is_mass(word: &str) -> bool {
+    MASS.contains(&word) || (word.ends_with("ing") && word.len() > 5)
+}
+
+fn is_plural(word: &str) -> bool {
+    word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+        && word.len() > 3
+}
+
+/// The singular of a plural English noun (regular plurals and `-ies`, `-ches`, `-xes`).
+pub fn singular(word: &str) -> String {
+    let lower = word.to_lowercase();
+    if lower == "people" {
+        return format!("{}erson", &word[..1]);
+    }
+    if let Some(stem) = word.strip_suffix("ies")
+        && !lower.ends_with("series")
+    {
+        return format!("{stem}y");
+    }
+    for suffix in ["ches", "shes", "xes", "sses", "zes"] {
+        if lower.ends_with(suffix) {
+            return word[..word.len() - 2].to_owned();
+        }
+    }
+    word.strip_suffix('s').unwrap_or(word).to_owned()
+}
+
+/// The plural of a singular English noun.
+pub fn plural(word: &str) -> String {
+    let lower = word.to_lowercase();
+    if lower.ends_with('y')
+        && !matches!(
+            lower.chars().rev().nth(1),
+            Some('a' | 'e' | 'i' | 'o' | 'u')
+        )
+    {
+        return format!("{}ies", &word[..word.len() - 1]);
+    }
+    if ["ch", "sh", "x", "s", "z"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+    {
+        return format!("{word}es");
+    }
+    if let Some(stem) = word.strip_suffix("person") {
+        return format!("{stem}people");
+    }
+    format!("{word}s")
+}
+
+/// `mens shirts` → `men's shirts`: possessives brief writers leave out.
+pub fn fix_possessives(text: &str) -> String {
+    text.split(' ')
+        .map(|word| match word.to_lowercase().as_str() {
+            "mens" => "men's".to_owned(),
+            "womens" => "women's".to_owned(),
+            "childrens" => "children's".to_owned(),
+            "kids" => "kids'".to_owned(),
+            _ => word.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Markets that are no place at all: the whole world.
+const GLOBAL: &[&str] = &[
+    "worldwide",
+    "global",
+    "globally",
+    "international",
+    "world",
+    "the world",
+    "all markets",
+    "everywhere",
+];
+
+/// Whether the market means "everywhere".
+pub fn is_global(market: &str) -> bool {
+    GLOBAL.contains(&market.trim().to_lowercase().as_str())
+}
+
+/// A market as a place a sentence can name, and the locative to put after a noun.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// `the United Kingdom`, `Germany`; empty for a global market.
+    pub name: String,
+    /// ` in the United Kingdom`, with its leading space; empty for a global market so
+    /// that the sentence simply drops it.
+    pub locative: String,
+    /// Whether the market is the whole world.
+    pub global: bool,
+}
+
+/// Reads a market of the brief as a place.
+pub fn place(market: &str) -> Place {
+    if is_global(market) {
+        return Place {
+            name: String::new(),
+            locative: String::new(),
+            global: true,
+        };
+    }
+    let name = match market.trim().to_lowercase().as_str() {
+        "european union" => "the EU".to_owned(),
+        _ => crate::generate::text::place_name(market),
+    };
+    Place {
+        locative: if name.is_empty() {
+            String::new()
+        } else {
+            format!(" in {name}")
+        },
+        name,
+        global: false,
+    }
+}
+
+/// What a priority channel is, guessed from its name when the brief does not say.
+pub fn channel_kind(name: &str) -> ChannelKind {
+    let lower = name.trim().to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if has(&[
+        "own website",
+        "own site",
+        "website",
+        "webshop",
+        "web shop",
+        "online store",
+    ]) {
+        ChannelKind::OwnWebsite
+    } else if has(&["mobile app", "own app", "our app", "the app"]) || lower == "app" {
+        ChannelKind::OwnApp
+    } else if has(&[
+        "app store",
+        "google play",
+        "play store",
+        "marketplace app",
+        "chrome web store",
+    ]) {
+        ChannelKind::AppStore
+    } else if has(&["distributor", "wholesale", "reseller", "dealer"]) {
+        ChannelKind::Distributor
+    } else if has(&[
+        "trade show",
+        "tradeshow",
+        "trade fair",
+        "expo",
+        "exhibition",
+        "conference",
+    ]) {
+        ChannelKind::TradeShow
+    } else if has(&[
+        "capterra",
+        "g2",
+        "trustpilot",
+        "clutch",
+        "yelp",
+        "tripadvisor",
+        "review",
+    ]) {
+        ChannelKind::ReviewSite
+    } else if has(&[
+        "google maps",
+        "business profile",
+        "google my business",
+        "local search",
+        "maps",
+    ]) {
+        ChannelKind::LocalListing
+    } else if has(&[
+        "youtube",
+        "linkedin",
+        "instagram",
+        "tiktok",
+        "facebook",
+        "podcast",
+        "spotify",
+        "pinterest",
+        "reddit",
+        "x.com",
+        "twitter",
+        "social",
+    ]) {
+        ChannelKind::Social
+    } else if has(&[
+        "referral",
+        "word of mouth",
+        "word-of-mouth",
+        "recommendation",
+    ]) {
+        ChannelKind::Referral
+    } else if has(&[
+        "amazon",
+        "ebay",
+        "etsy",
+        "walmart",
+        "tmall",
+        "天猫",
+        "京东",
+        "jd.com",
+        "aliexpress",
+        "zalando",
+        "bol.com",
+        "rakuten",
+        "mercado",
+        "target.com",
+        "wayfair",
+        "marketplace",
+    ]) {
+        ChannelKind::Marketplace
+    } else if has(&["retail", "store", "shop", "supermarket", "pharmac", "chain"]) {
+        ChannelKind::Retailer
+    } else {
+        ChannelKind::Other
+    }
+}
+
+/// Words after which an audience description stops being the audience and starts
+/// describing it (`men aged 25-45 who buy clothing …` → `men`).
+const AUDIENCE_CUTS: &[&str] = &[
+    " who ",
+    " whose ",
+    " that ",
+    " which ",
+    " aged ",
+    " age ",
+    " between ",
+    " doing ",
+    " looking ",
+    " paying ",
+    " building ",
+    " shopping ",
+    " getting ",
+    " buying ",
+    " running ",
+    " travelling ",
+    " traveling ",
+    " using ",
+    " wanting ",
+    " needing ",
+    " trying ",
+    " working ",
+];
+
+/// Post-modifiers dropped only from long descriptions (`procurement managers in oil and
+/// gas` → `procurement managers`, but `CTOs at Series A startups` stays).
+const AUDIENCE_LONG_CUTS: &[&str] = &[" at ", " in ", " of ", " on ", " with ", " from "];
+
+/// Heads too vague to stand alone as an audience.
+const VAGUE: &[&str] = &[
+    "people",
+    "those",
+    "anyone",
+    "customers",
+    "buyers",
+    "users",
+    "someone",
+];
+
+/// The short form of an audience description, as people say it in a question; `None`
+/// when the description has no usable short form (it is then used as it stands, which
+/// the generator notes in `key_inferences`).
+pub fn short_audience(description: &str, keep: &[&str]) -> String {
+    let text = crate::generate::text::phrase(description, keep);
+    let padded = format!("{text} ");
+    let mut cut = text.len();
+    for marker in AUDIENCE_CUTS {
+        if let Some(at) = padded.find(marker) {
+            cut = cut.min(at);
+        }
+    }
+    let mut short = text[..cut].trim().to_owned();
+    if short.split_whitespace().count() > 5 {
+        let padded = format!("{short} ");
+        let mut cut = short.len();
+        for marker in AUDIENCE_LONG_CUTS {
+            if let Some(at) = padded.find(marker) {
+                cut = cut.min(at);
+            }
+        }
+        short = short[..cut].trim().to_owned();
+    }
+    if short.is_empty() || VAGUE.contains(&short.to_lowercase().as_str()) {
+        return text;
+    }
+    short
+}
+
+/// Whether a marketplace audience is on the supply side (hosts, tradespeople, sellers,
+/// the freelancers listed) rather than among those who book.
+pub fn is_supply_side(audience: &str, offer: &Noun) -> bool {
+    let lower = audience.to_lowercase();
+    let head = offer.head();
+    [
+        "owner",
+        "host",
+        "seller",
+        "vendor",
+        "tradespeople",
+        "tradesperson",
+        "landlord",
+        "provider",
+        "supplier",
+        "contractor",
+        "merchant",
+        "freelance",
+    ]
+    .iter()
+    .any(|w| lower.contains(w) && !(*w == "owner" && lower.contains("homeowner")))
+        || (!head.is_empty() && lower.contains(&head))
+}
+
+/// How a customer gets what a marketplace lists: `book` stays and repairs, `hire` people.
+pub fn marketplace_verb(noun: &Noun) -> (&'static str, &'static str) {
+    if noun.is_agent()
+        || [
+            "tradesperson",
+            "tradespeople",
+            "cleaner",
+            "nanny",
+            "tutor",
+            "sitter",
+            "walker",
+        ]
+        .iter()
+        .any(|w| noun.bare.contains(w))
+    {
+        ("hire", "hiring")
+    } else if ["project", "job", "task", "gig"]
+        .iter()
+        .any(|w| noun.head().starts_with(w))
+    {
+        ("post", "posting")
+    } else if ["car", "product", "item", "good"]
+        .iter()
+        .any(|w| noun.head().starts_with(w))
+    {
+        ("buy", "buying")
+    } else {
+        ("book", "booking")
+    }
+}
+
+/// Words that name a marketplace or platform rather than what is traded on it.
+const PLATFORM_WORDS: &[&str] = &[
+    "marketplaces",
+    "marketplace",
+    "platforms",
+    "platform",
+    "apps",
+    "app",
+    "sites",
+    "site",
+    "websites",
+    "website",
+    "booking",
+    "bookings",
+    "listings",
+    "profiles",
+    "online",
+];
+
+/// What a marketplace's users book, hire or buy through it, from a label such as `home
+/// services marketplaces` (`home services`) or `Home repair bookings` (`home repairs`);
+/// `None` when nothing is left once the platform words are gone.
+pub fn marketplace_offer(label: &str) -> Option<String> {
+    let words: Vec<&str> = label
+        .split_whitespace()
+        .filter(|w| !PLATFORM_WORDS.contains(&w.to_lowercase().as_str()))
+        .collect();
+    if words.is_empty()
+        || (words.len() == 1
+            && ["travel", "freelance", "local"].contains(&words[0].to_lowercase().as_str()))
+    {
+        return None;
+    }
+    let removed_head = label
+        .split_whitespace()
+        .last()
+        .is_some_and(|w| PLATFORM_WORDS.contains(&w.to_lowercase().as_str()));
+    let mut text = words.join(" ");
+    // `home repair bookings` → `home repairs`: the bookings were of repairs.
+    if removed_head
+        && !is_plural(&text.to_lowercase())
+        && !is_mass(
+            &text
+                .split_whitespace()
+                .last()
+                .unwrap_or_default()
+                .to_lowercase(),
+        )
+    {
+        if let Some((stem, last)) = text.rsplit_once(' ') {
+            text = format!("{stem} {}", plural(last));
+        } else {
+            text = plural(&text);
+        }
+    }
+    Some(text)
+}
+
+/// The category noun a business of this model is described by when the brief gives
+/// nothing better, and the word in the brand's name it was taken from, if any.
+pub fn fallback_offer(model: BusinessModel, brand: &str) -> (String, Option<String>) {
+    const FROM_NAME: &[(&str, &str)] = &[
+        ("dental", "dentists"),
+        ("dentist", "dentists"),
+        ("law", "lawyers"),
+        ("legal", "lawyers"),
+        ("accounting", "accountants"),
+        ("accountants", "accountants"),
+        ("physio", "physiotherapists"),
+        ("vet", "vets"),
+        ("plumbing", "plumbers"),
+        ("fitness", "gyms"),
+        ("gym", "gyms"),
+        ("coffee", "coffee"),
+        ("tea", "tea"),
+        ("bakery", "bakeries"),
+        ("clinic", "clinics"),
+    ];
+    for word in brand.split_whitespace() {
+        let lower = word.to_lowercase();
+        if let Some((_, noun)) = FROM_NAME.iter().find(|(w, _)| *w == lower) {
+            return ((*noun).to_owned(), Some(word.to_owned()));
+        }
+    }
+    let noun = match model {
+        BusinessModel::Ecommerce => "products sold online",
+        BusinessModel::Saas => "business software",
+        BusinessModel::Services => "service providers",
+        BusinessModel::Marketplace => "local services",
+        BusinessModel::Manufacturer => "industrial components",
+        BusinessModel::ContentMedia => "online guides",
+        BusinessModel::Other => "local businesses",
+    };
+    (noun.to_owned(), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nouns_know_number_and_modifier() {
+        let shirts = Noun::parse("mens shirts", &[]);
+        assert_eq!(shirts.bare, "men's shirts");
+        assert_eq!(shirts.modifier, "men's shirt");
+        assert_eq!(shirts.be(), "are");
+        let payroll = Noun::parse("Payroll software", &[]);
+        assert_eq!(payroll.bare, "payroll software");
+        assert!(payroll.mass);
+        assert_eq!(payroll.be(), "is");
+        let newsletter = Noun::parse("Weekly investing newsletter", &[]);
+        assert_eq!(newsletter.bare, "weekly investing newsletters");
+        assert_eq!(
+            newsletter.one.as_deref(),
+            Some("a weekly investing newsletter")
+        );
+        let search = Noun::parse("Executive search for engineering leaders", &[]);
+        assert!(search.mass, "{search:?}");
+        let agencies = Noun::parse("tech recruitment agencies", &[]);
+        assert_eq!(agencies.one.as_deref(), Some("a tech recruitment agency"));
+        assert!(agencies.is_agent());
+        assert!(Noun::parse("Expense tracking", &[]).mass);
+        assert_eq!(
+            Noun::parse("Dog birthday cakes", &[]).modifier,
+            "dog birthday cake"
+        );
+        assert_eq!(
+            Noun::parse("Fixed-price boxes", &[]).modifier,
+            "fixed-price box"
+        );
+    }
+
+    #[test]
+    fn places_read_as_english() {
+        assert_eq!(place("Worldwide").locative, "");
+        assert_eq!(place("Global").locative, "");
+        assert_eq!(place("United Kingdom").locative, " in the United Kingdom");
+        assert_eq!(place("US").locative, " in the US");
+        assert_eq!(place("Germany").locative, " in Germany");
+        assert_eq!(place("European Union").locative, " in the EU");
+    }
+
+    #[test]
+    fn channels_are_typed() {
+        assert_eq!(channel_kind("Amazon UK"), ChannelKind::Marketplace);
+        assert_eq!(channel_kind("Distributors"), ChannelKind::Distributor);
+        assert_eq!(
+            channel_kind("industrial distributors"),
+            ChannelKind::Distributor
+        );
+        assert_eq!(channel_kind("Trade shows"), ChannelKind::TradeShow);
+        assert_eq!(channel_kind("Own website"), ChannelKind::OwnWebsite);
+        assert_eq!(channel_kind("Mobile app"), ChannelKind::OwnApp);
+        assert_eq!(channel_kind("Shopify App Store"), ChannelKind::AppStore);
+        assert_eq!(
+            channel_kind("Google Business Profile"),
+            ChannelKind::LocalListing
+        );
+        assert_eq!(channel_kind("Capterra"), ChannelKind::ReviewSite);
+        assert_eq!(channel_kind("YouTube"), ChannelKind::Social);
+    }
+
+    #[test]
+    fn audiences_are_shortened() {
+        assert_eq!(
+            short_audience("men aged 25-45 who buy clothing on Amazon and Walmart", &[]),
+            "men"
+        );
+        assert_eq!(
+            short_audience("HR managers at companies with 50 to 500 employees", &[]),
+            "HR managers"
+        );
+        assert_eq!(
+            short_audience("CTOs at Series A startups", &[]),
+            "CTOs at Series A startups"
+        );
+        assert_eq!(short_audience("freelancers", &[]), "freelancers");
+        assert_eq!(
+            short_audience("people over 50 getting back into exercise", &[]),
+            "people over 50"
+        );
+    }
+
+    #[test]
+    fn marketplaces_trade_what_users_book() {
+        assert_eq!(
+            marketplace_offer("home services marketplaces").as_deref(),
+            Some("home services")
+        );
+        assert_eq!(
+            marketplace_offer("Home repair bookings").as_deref(),
+            Some("Home repairs")
+        );
+        assert_eq!(marketplace_offer("travel booking marketplace"), None);
+        let developers = Noun::parse("freelance developers", &[]);
+        assert_eq!(marketplace_verb(&developers).0, "hire");
+        assert_eq!(
+            marketplace_verb(&Noun::parse("holiday rentals", &[])).0,
+            "book"
+        );
+    }
+}
