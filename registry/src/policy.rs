@@ -97,3 +97,45 @@ pub fn may_package(caller: Option<&User>, action: PackageAction, owner_id: i64) 
         PackageAction::Transfer => matches!(relation, Relation::Owner | Relation::Admin),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skills::visibility::tests::public_row;
+
+    fn user(id: i64, role: &str) -> User {
+        User {
+            id,
+            handle: format!("user{id}"),
+            display_name: None,
+            image: None,
+            role: role.into(),
+        }
+    }
+
+    #[test]
+    fn only_the_owner_publishes_and_staff_read_moderation_details() {
+        let skill = public_row();
+        let owner = user(1, "user");
+        let other = user(2, "user");
+        let moderator = user(3, "moderator");
+        let admin = user(4, "admin");
+        assert!(may(Some(&owner), SkillAction::PublishVersion, &skill));
+        for caller in [None, Some(&other), Some(&moderator), Some(&admin)] {
+            assert!(!may(caller, SkillAction::PublishVersion, &skill));
+        }
+        for caller in [&owner, &moderator, &admin] {
+            assert!(may(
+                Some(caller),
+                SkillAction::ReadModerationDetails,
+                &skill
+            ));
+        }
+        assert!(!may(
+            Some(&other),
+            SkillAction::ReadModerationDetails,
+            &skill
+        ));
+        assert!(!may(None, SkillAction::ReadModerationDetails, &skill));
+    }
+}

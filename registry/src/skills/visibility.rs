@@ -64,3 +64,87 @@ impl Visibility {
         !self.is_removed()
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A published, public skill owned by user 1.
+    pub(crate) fn public_row() -> SkillRow {
+        SkillRow {
+            id: 7,
+            slug: "demo".into(),
+            owner_id: 1,
+            owner_handle: "alice".into(),
+            owner_display_name: None,
+            owner_image: None,
+            display_name: "Demo".into(),
+            summary: None,
+            tags_json: "{}".into(),
+            downloads: 0,
+            stars: 0,
+            installs_current: 0,
+            installs_all_time: 0,
+            versions_count: 1,
+            highlighted: false,
+            is_suspicious: false,
+            is_malware_blocked: false,
+            moderation_version_id: None,
+            moderation_updated_at: None,
+            soft_deleted_at: None,
+            hidden_at: None,
+            created_at: 1,
+            updated_at: 1,
+            latest_version_id: Some(3),
+            latest_version: Some("1.0.0".into()),
+            latest_created_at: Some(1),
+            latest_changelog: None,
+            latest_metadata_json: None,
+        }
+    }
+
+    #[test]
+    fn each_state_is_computed_most_restrictive_first() {
+        let public = public_row();
+        assert_eq!(Visibility::of(&public), Visibility::Public);
+        let blocked = SkillRow {
+            is_malware_blocked: true,
+            ..public_row()
+        };
+        assert_eq!(Visibility::of(&blocked), Visibility::Blocked);
+        let private = SkillRow {
+            latest_version_id: None,
+            ..public_row()
+        };
+        assert_eq!(Visibility::of(&private), Visibility::Private);
+        let hidden = SkillRow {
+            hidden_at: Some(5),
+            is_malware_blocked: true,
+            ..public_row()
+        };
+        assert_eq!(Visibility::of(&hidden), Visibility::HiddenByModeration);
+        let deleted = SkillRow {
+            soft_deleted_at: Some(9),
+            hidden_at: Some(5),
+            ..public_row()
+        };
+        assert_eq!(Visibility::of(&deleted), Visibility::SoftDeleted);
+    }
+
+    #[test]
+    fn only_public_skills_are_listed_and_served() {
+        use Visibility::*;
+        for (state, listed, readable, downloadable, resolvable) in [
+            (Public, true, true, true, true),
+            (Blocked, false, true, false, true),
+            (Private, false, false, false, true),
+            (HiddenByModeration, false, false, false, false),
+            (SoftDeleted, false, false, false, false),
+        ] {
+            assert_eq!(state.is_listed(), listed, "{state:?}");
+            assert_eq!(state.is_readable(), readable, "{state:?}");
+            assert_eq!(state.is_downloadable(), downloadable, "{state:?}");
+            assert_eq!(state.is_resolvable(), resolvable, "{state:?}");
+        }
+    }
+}
