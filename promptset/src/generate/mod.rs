@@ -517,10 +517,23 @@ impl FillContext<'_> {
         let market = market_index
             .map(|i| brief.target_markets[i].clone())
             .unwrap_or_default();
-        let customer_index = topic
-            .audience
-            .unwrap_or(slot + 2 * attempt + offsets[1])
-            .checked_rem(brief.target_customers.len());
+        // A marketplace topic about booking speaks for those who book; the providers
+        // who list on it get their own (audience) topics.
+        let demand: Vec<usize> = (0..brief.target_customers.len())
+            .filter(|&i| {
+                brief.business_model != crate::brief::BusinessModel::Marketplace
+                    || !lexicon
+                        .audiences
+                        .get(i)
+                        .is_some_and(|a| phrasing::is_supply_side(a, &self.plan.offer))
+            })
+            .collect();
+        let rotation = slot + 2 * attempt + offsets[1];
+        let customer_index = match topic.audience {
+            Some(index) => index.checked_rem(brief.target_customers.len()),
+            None if !demand.is_empty() => Some(demand[rotation % demand.len()]),
+            None => rotation.checked_rem(brief.target_customers.len()),
+        };
         let customer = customer_index
             .map(|i| phrase(&brief.target_customers[i], self.keep))
             .unwrap_or_default();
@@ -670,7 +683,7 @@ impl SlotValues {
         let topic_gerund = topic_text
             .split_whitespace()
             .next()
-            .is_some_and(|w| w.ends_with("ing") && w.len() > 4);
+            .is_some_and(|w| phrasing::is_gerund(w));
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);
         let (channel, channel_kind, channel_on) = match &self.channel {
@@ -716,7 +729,8 @@ impl SlotValues {
             supply => supply,
             market => &self.market,
             place => &place.name,
-            where => &place.locative,
+            // `families in Melbourne in Australia` says the place twice.
+            where => if self.audience.contains(" in ") { "" } else { place.locative.as_str() },
             global => place.global,
             competitor => self.competitor.as_deref(),
             channel => channel,

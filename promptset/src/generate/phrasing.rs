@@ -216,23 +216,31 @@ fn split_post_modifier(text: &str) -> (&str, &str) {
     (text, "")
 }
 
+/// Whether a phrase's first word makes it an action (`choosing a gym`, `switching
+/// payroll providers`) rather than a thing (`marketing attribution`, `accounting`).
+pub fn is_gerund(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    lower.ends_with("ing") && lower.len() > 4 && !MASS.contains(&lower.as_str())
+}
+
 fn is_mass(word: &str) -> bool {
     MASS.contains(&word) || (word.ends_with("ing") && word.len() > 5)
 }
 
 fn is_plural(word: &str) -> bool {
-    word.ends_with('s')
-        && !word.ends_with("ss")
-        && !word.ends_with("us")
-        && !word.ends_with("is")
-        && word.len() > 3
+    word.ends_with("people")
+        || word.ends_with('s')
+            && !word.ends_with("ss")
+            && !word.ends_with("us")
+            && !word.ends_with("is")
+            && word.len() > 3
 }
 
 /// The singular of a plural English noun (regular plurals and `-ies`, `-ches`, `-xes`).
 pub fn singular(word: &str) -> String {
     let lower = word.to_lowercase();
-    if lower == "people" {
-        return format!("{}erson", &word[..1]);
+    if let Some(stem) = word.strip_suffix("people") {
+        return format!("{stem}person");
     }
     if let Some(stem) = word.strip_suffix("ies")
         && !lower.ends_with("series")
@@ -693,6 +701,22 @@ mod tests {
             Noun::parse("Fixed-price boxes", &[]).modifier,
             "fixed-price box"
         );
+    }
+
+    #[test]
+    fn gerunds_are_actions() {
+        assert!(is_gerund("Choosing"));
+        assert!(is_gerund("switching"));
+        assert!(!is_gerund("marketing"));
+        assert!(!is_gerund("bookkeeping"));
+        assert!(!is_gerund("ring"));
+    }
+
+    #[test]
+    fn people_are_plural() {
+        let trades = Noun::parse("verified tradespeople", &[]);
+        assert_eq!(trades.bare, "verified tradespeople");
+        assert_eq!(trades.one.as_deref(), Some("a verified tradesperson"));
     }
 
     #[test]

@@ -147,6 +147,19 @@ pub fn place_name(market: &str) -> String {
 /// Picks `a` or `an` for an English noun phrase.
 pub fn with_article(noun: &str) -> String {
     let lower = noun.trim_start().to_lowercase();
+    // Acronyms are read letter by letter: `an SEO agency`, `an HR tool`, `a CRM`.
+    let first_word = noun.split_whitespace().next().unwrap_or_default();
+    if first_word.len() >= 2
+        && first_word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    {
+        let vowel_sound = first_word
+            .chars()
+            .next()
+            .is_some_and(|c| "AEFHILMNORSX".contains(c));
+        return format!("{} {noun}", if vowel_sound { "an" } else { "a" });
+    }
     let vowel_sound = match lower.chars().next() {
         Some('a' | 'e' | 'i' | 'o') => !lower.starts_with("one") && !lower.starts_with("eu"),
         Some('u') => {
@@ -194,6 +207,8 @@ mod tests {
     fn articles() {
         assert_eq!(with_article("analytics tool"), "an analytics tool");
         assert_eq!(with_article("CRM"), "a CRM");
+        assert_eq!(with_article("SEO agency"), "an SEO agency");
+        assert_eq!(with_article("HR tool"), "an HR tool");
         assert_eq!(
             with_article("user research platform"),
             "a user research platform"
