@@ -683,7 +683,7 @@ impl SlotValues {
         let topic_gerund = topic_text
             .split_whitespace()
             .next()
-            .is_some_and(|w| phrasing::is_gerund(w));
+            .is_some_and(phrasing::is_gerund);
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);
         let (channel, channel_kind, channel_on) = match &self.channel {
