@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use crate::brief::Brief;
 use crate::diagnostic::Diagnostic;
 use crate::generate::{GenerateError, Generator, Options, layer_counts, to_json};
+use crate::lint::misfit;
 use crate::model::PromptSet;
 use crate::schema::{Variant, schema};
 use crate::validate::Validator;
@@ -184,6 +185,9 @@ pub fn generate(
         json!({"role": "user", "content": prompt}),
     ];
     let validator = Validator::new(Variant::OpenAiStrict);
+    // The brief knows the channels and audiences a set does not carry, so the answer's
+    // wording is judged against the brief itself.
+    let context = misfit::Context::from_brief(brief);
     let mut warnings = Vec::new();
     let mut attempts = 0;
     loop {
@@ -191,9 +195,16 @@ pub fn generate(
         attempts += 1;
         let problems = match check(&validator, &raw) {
             Ok((set, score)) => {
-                if score >= MIN_SCORE || attempts >= 2 {
+                let misfits = misfit::check_set(&set, &context);
+                if (score >= MIN_SCORE && misfits.is_empty()) || attempts >= 2 {
                     if score < MIN_SCORE {
                         warnings.push(format!("the LLM's prompt set scores {score} in lint, below {MIN_SCORE}; run `promptset lint` on it"));
+                    }
+                    if !misfits.is_empty() {
+                        warnings.push(format!(
+                            "{} prompt(s) of the LLM's set still have misfits after the repair request; run `promptset lint` on it",
+                            misfits.iter().map(|(index, _)| index).collect::<std::collections::BTreeSet<_>>().len()
+                        ));
                     }
                     if attempts > 1 {
                         warnings.push("the LLM's first answer needed a repair request".to_owned());
@@ -206,7 +217,11 @@ pub fn generate(
                         attempts,
                     });
                 }
-                Problems::LowScore(score, lint_findings(&set))
+                if misfits.is_empty() {
+                    Problems::LowScore(score, lint_findings(&set))
+                } else {
+                    Problems::Misfits(misfits)
+                }
             }
             Err(diagnostics) => Problems::Invalid(diagnostics),
         };
@@ -214,6 +229,7 @@ pub fn generate(
             let diagnostics = match problems {
                 Problems::Invalid(d) => d,
                 Problems::LowScore(_, d) => d,
+                Problems::Misfits(_) => Vec::new(),
             };
             return Err(LlmError::Rejected {
                 raw,
@@ -229,6 +245,8 @@ pub fn generate(
 enum Problems {
     Invalid(Vec<Diagnostic>),
     LowScore(u32, Vec<Diagnostic>),
+    /// Prompts an analyst would reject: `(prompt index, misfit)`.
+    Misfits(Vec<(usize, misfit::Misfit)>),
 }
 
 fn lint_findings(set: &PromptSet<'_>) -> Vec<Diagnostic> {
@@ -237,6 +255,7 @@ fn lint_findings(set: &PromptSet<'_>) -> Vec<Diagnostic> {
 
 fn repair_request(problems: &Problems) -> String {
     let (intro, diagnostics) = match problems {
+        Problems::Misfits(misfits) => return misfit_request(misfits),
         Problems::Invalid(d) => (
             "Your answer is not a valid prompt set. Fix these problems:".to_owned(),
             d,
@@ -264,6 +283,31 @@ fn repair_request(problems: &Problems) -> String {
         text.push_str(&format!(
             "\n- … and {} more of the same kinds",
             diagnostics.len() - 40
+        ));
+    }
+    text.push_str("\nAnswer with the complete corrected JSON object only.");
+    text
+}
+
+/// The repair request for prompts with misfits: each prompt's pointer, what is wrong
+/// and, where the lint has one, the rewrite it suggests.
+fn misfit_request(misfits: &[(usize, misfit::Misfit)]) -> String {
+    let mut text = "Your prompt set is valid, but a client's analyst would reject these prompts. \
+Rewrite each one as a buyer of this business would type it, keeping its topic, layer and funnel stage:"
+        .to_owned();
+    for (index, misfit) in misfits.iter().take(40) {
+        text.push_str(&format!(
+            "\n- /prompts/{index}/prompt: [{}] {}",
+            misfit.rule, misfit.message
+        ));
+        if let Some(rewrite) = &misfit.suggestion {
+            text.push_str(&format!(" (for example: {rewrite})"));
+        }
+    }
+    if misfits.len() > 40 {
+        text.push_str(&format!(
+            "\n- … and {} more of the same kinds",
+            misfits.len() - 40
         ));
     }
     text.push_str("\nAnswer with the complete corrected JSON object only.");

@@ -196,21 +196,54 @@ fn github(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// A file path as a SARIF artifact URI: forward slashes, percent-encoded where needed.
+///
+/// Relative paths stay relative references (a consumer resolves them against its
+/// checkout); absolute paths become `file:` URIs, because a relative reference that
+/// starts with a slash cannot be combined with a base URI (SARIF1004).
 fn artifact_uri(path: &str) -> String {
     if path == "-" {
         return "stdin".to_owned();
     }
     let path = path.replace('\\', "/");
-    let mut uri = String::with_capacity(path.len());
-    for byte in path.bytes() {
+    let drive = path.len() >= 3
+        && path.as_bytes()[0].is_ascii_alphabetic()
+        && path.as_bytes()[1] == b':'
+        && path.as_bytes()[2] == b'/';
+    let (prefix, path) = if let Some(rest) = path.strip_prefix('/') {
+        ("file:///", rest.to_owned())
+    } else if drive {
+        ("file:///", path)
+    } else {
+        ("", path)
+    };
+    let mut uri = String::with_capacity(prefix.len() + path.len());
+    uri.push_str(prefix);
+    for (index, byte) in path.bytes().enumerate() {
         match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
                 uri.push(byte as char)
             }
+            // keep the drive colon of `file:///C:/...`
+            b':' if drive && index == 1 => uri.push(':'),
             other => uri.push_str(&format!("%{other:02X}")),
         }
     }
     uri
+}
+
+/// A rule's readable name for SARIF: the id in PascalCase (`missing-layer` becomes
+/// `MissingLayer`), since SARIF wants `name` to differ from the opaque `id` (SARIF1001,
+/// which compares them ignoring case).
+fn rule_name(id: &str) -> String {
+    id.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
 }
 
 fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
@@ -255,7 +288,13 @@ fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
                 "version": env!("CARGO_PKG_VERSION"),
                 "informationUri": "https://github.com/promptset/promptset",
                 "rules": rules.iter().map(|(id, description)| {
-                    let mut rule = json!({ "id": id, "name": id });
+                    let mut rule = json!({ "id": id });
+                    // A one-word id would give the same name in other case, which
+                    // SARIF also counts as repeating the id: such rules go unnamed.
+                    let name = rule_name(id);
+                    if !name.eq_ignore_ascii_case(id) {
+                        rule["name"] = json!(name);
+                    }
                     if !description.is_empty() {
                         rule["shortDescription"] = json!({ "text": description });
                     }

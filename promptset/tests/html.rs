@@ -75,6 +75,26 @@ fn report_escapes_everything_from_the_document() {
 }
 
 #[test]
+fn key_inferences_render_inline_code_escaped() {
+    let mut set: PromptSet<'static> = serde_json::from_str::<PromptSet<'_>>(&baseline_text())
+        .expect("parses")
+        .into_owned();
+    set.client_summary.key_inferences = Some(vec![
+        "audience inferred from `target_customers` as `<b>teams</b>`".into(),
+        "an unpaired ` stays as written".into(),
+    ]);
+    let html = promptset::html::render(&set, "set.json").expect("renders");
+    assert!(
+        html.contains(
+            "audience inferred from <code>target_customers</code> as <code>&lt;b&gt;teams&lt;&#x2f;b&gt;</code>"
+        ),
+        "backticked values in key inferences become escaped inline code"
+    );
+    assert!(!html.contains("`target_customers`"));
+    assert!(html.contains("an unpaired ` stays as written"));
+}
+
+#[test]
 fn report_renders_every_flawed_fixture() {
     for entry in std::fs::read_dir(root().join("fixtures/flawed")).expect("fixtures") {
         let path = entry.expect("entry").path();

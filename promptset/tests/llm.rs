@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use promptset::brief::{Brief, BriefFormat, parse_brief};
-use promptset::generate::{Generator, Options, to_json};
+use promptset::generate::{Generator, Options};
 use promptset::llm::{LlmConfig, LlmError, generate};
 use serde_json::{Value, json};
 
@@ -90,14 +90,16 @@ fn brief() -> Brief {
 }
 
 /// A valid answer as a model would give it under the strict schema: absent optional
-/// fields spelled as `null`.
+/// fields spelled as `null`. It is the hand-written clean set of `fixtures/flawed/`,
+/// which scores high and has no misfit, so it needs no repair.
 fn valid_content() -> String {
-    let generator = Generator::new(None).expect("templates");
-    let set = generator
-        .generate(&brief(), &Options::default())
-        .expect("set")
-        .set;
-    let mut value: Value = serde_json::from_str(&to_json(&set)).expect("json");
+    strict_answer("fixtures/flawed/baseline.json")
+}
+
+/// A fixture set as a strict-schema answer (two optional fields as `null`).
+fn strict_answer(fixture: &str) -> String {
+    let text = std::fs::read_to_string(root().join(fixture)).expect("fixture");
+    let mut value: Value = serde_json::from_str(&text).expect("json");
     value["prompts"][0]["recommended_asset_type"] = Value::Null;
     value["client_summary"]["input_topics"] = Value::Null;
     value.to_string()
@@ -178,6 +180,52 @@ fn invalid_answer_is_repaired_with_the_errors_quoted() {
     );
     assert!(repair.contains("/prompts/1/layer"), "{repair}");
     assert_eq!(requests[1].1["messages"][2]["role"], "assistant");
+}
+
+#[test]
+fn answer_with_misfits_is_repaired_with_the_misfits_quoted() {
+    // Valid and well scored, but one prompt says `a invoicing software`.
+    let flawed = strict_answer("fixtures/flawed/agreement.json");
+    let (result, recorder) = run(vec![
+        (200, None, completion(&flawed, "stop")),
+        (200, None, completion(&valid_content(), "stop")),
+    ]);
+    let answer = result.expect("repaired answer");
+    assert_eq!(answer.attempts, 2);
+    assert!(
+        answer.warnings.iter().any(|w| w.contains("repair")),
+        "{:?}",
+        answer.warnings
+    );
+    let requests = recorder.requests.lock().expect("lock");
+    assert_eq!(requests.len(), 2);
+    let repair = requests[1].1["messages"][3]["content"]
+        .as_str()
+        .expect("repair request");
+    assert!(
+        repair.contains("/prompts/4/prompt: [agreement]"),
+        "the repair request points at the prompt and names the rule: {repair}"
+    );
+    assert!(
+        repair.contains("How much do an invoicing software cost"),
+        "the suggested rewrite is quoted: {repair}"
+    );
+}
+
+#[test]
+fn answer_still_with_misfits_after_the_repair_is_kept_with_a_warning() {
+    let flawed = strict_answer("fixtures/flawed/region-as-place.json");
+    let (result, _) = run(vec![
+        (200, None, completion(&flawed, "stop")),
+        (200, None, completion(&flawed, "stop")),
+    ]);
+    let answer = result.expect("valid answer is kept");
+    assert_eq!(answer.attempts, 2);
+    assert!(
+        answer.warnings.iter().any(|w| w.contains("misfits")),
+        "{:?}",
+        answer.warnings
+    );
 }
 
 #[test]

@@ -32,6 +32,8 @@ pub(crate) struct PromptFacts {
     pub time_sensitive: bool,
     /// The index of its topic in `topic_map`.
     pub topic: Option<usize>,
+    /// What the misfit rules found in it (wording an analyst would reject).
+    pub misfits: Vec<super::misfit::Misfit>,
 }
 
 /// Everything computed once about a prompt set.
@@ -109,6 +111,7 @@ impl Facts {
             .map(|(index, topic)| (topic.topic.as_ref(), index))
             .collect();
 
+        let context = super::misfit::Context::from_set(set, &competitors);
         let prompts: Vec<PromptFacts> = set
             .prompts
             .par_iter()
@@ -127,6 +130,11 @@ impl Facts {
                     question: text::is_question_or_request(&prompt.prompt, &normalized),
                     time_sensitive: text::is_time_sensitive(&normalized),
                     topic: topic_index.get(prompt.topic.as_ref()).copied(),
+                    misfits: super::misfit::check_prompt(
+                        &prompt.prompt,
+                        Some(&prompt.topic),
+                        &context,
+                    ),
                     tokens,
                     normalized,
                 }

@@ -15,6 +15,7 @@
 
 pub mod business;
 mod facts;
+pub mod misfit;
 mod rules;
 pub mod scorecard;
 mod similar;
@@ -106,6 +107,56 @@ pub const RULES: &[Rule] = &[
         "keyword-fragment",
         "a prompt is a keyword fragment rather than a question or request",
         "rewrite keyword fragments as the full questions people ask answer engines",
+    ),
+    rule(
+        "physical-framing",
+        "a software, service, content or marketplace prompt speaks of delivery, durability, specs or buying goods",
+        "ask what this business's buyers weigh: integrations and pricing tiers, fees and credentials, trust and cancellations, credibility",
+    ),
+    rule(
+        "channel-misuse",
+        "a channel is used as a place to buy where it is not one (`on Distributors`, `on Trade shows`, `on Own website`)",
+        "buy on marketplaces, from distributors, after seeing products at trade shows, on the brand's own website",
+    ),
+    rule(
+        "tautology",
+        "a prompt defines or compares a term with itself (`what does \"X\" mean when comparing X`)",
+        "ask about something the answer can inform: a use case, a price, a choice between named options",
+    ),
+    rule(
+        "region-as-place",
+        "a market label is used as a place (`in Worldwide`, `in Global`, `in EMEA markets`, `in United States`)",
+        "write markets as people say them: `worldwide`, `globally`, `in the UK`, `in the United States`",
+    ),
+    rule(
+        "doubled-word",
+        "a word is written twice in a row (`the the`, `software software`)",
+        "delete the repeated word",
+    ),
+    rule(
+        "pasted-audience",
+        "the brief's audience description is pasted into the prompt verbatim (`for men aged 25-45 who buy ...`)",
+        "name the audience in the short form people use (`for a 200-person company`, `as a freelancer`)",
+    ),
+    rule(
+        "agreement",
+        "subject-verb or article agreement fails, or a mass noun is counted (`accountants does`, `a analytics`, `one product analytics`, `mens shirts brands`)",
+        "fix the grammar: plural verbs for plural subjects, `a`/`an` by sound, mass nouns without `a`/`one`",
+    ),
+    rule(
+        "unnatural",
+        "no person would type the prompt: a keyword string, template residue, a label pasted in the brief's capitalisation",
+        "rewrite the prompt as the question a buyer would type",
+    ),
+    rule(
+        "wrong-category-noun",
+        "the wrong thing is bought, booked, hired or delivered (`buy online marketplaces`, `deliver home repair bookings`)",
+        "name what customers actually get: hotel stays, a plumber, a subscription, a product",
+    ),
+    rule(
+        "off-topic",
+        "a prompt is about another product line or competitor than its topic",
+        "keep every prompt on its topic's product line, competitor or audience, or move it to the right topic",
     ),
     rule(
         "business-model-gap",

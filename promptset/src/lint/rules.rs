@@ -223,6 +223,17 @@ fn prompts(c: &mut Checker<'_, '_>) {
                 ),
             );
         }
+        for misfit in &facts.misfits {
+            // A keyword string is already reported as `keyword-fragment`.
+            if misfit.rule == "unnatural" && !facts.question {
+                continue;
+            }
+            let message = match &misfit.suggestion {
+                Some(rewrite) => format!("{}; rewrite: `{rewrite}`", misfit.message),
+                None => misfit.message.clone(),
+            };
+            c.push(misfit.rule, &pointer, message);
+        }
         if facts.time_sensitive {
             c.push(
                 "time-sensitive-prompt",
