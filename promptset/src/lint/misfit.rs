@@ -312,7 +312,8 @@ const GOODS_PHRASES: &[&str] = &[
     "warranty",
     "returns",
     "year of use",
-    "brands make",
+    "which brands make",
+    "brands make the best",
     "who makes",
     "need new",
     "defects",
@@ -326,8 +327,18 @@ fn physical_framing(prompt: &str, words: &[Word<'_>], context: &Context, push: &
         return;
     }
     let normalized = super::text::normalize(prompt);
+    // Returns a customer sends back, not tax or VAT returns an accountant files.
+    let filed_returns = [
+        "tax returns",
+        "vat returns",
+        "assessment returns",
+        "annual returns",
+    ]
+    .iter()
+    .any(|p| normalized.contains(p));
     if let Some(phrase) = GOODS_PHRASES
         .iter()
+        .filter(|p| !(filed_returns && **p == "returns"))
         .find(|p| normalized.contains(&format!(" {p} ")))
     {
         push(
@@ -1300,6 +1311,10 @@ fn is_function_word(word: &str) -> bool {
             | "by"
             | "with"
             | "from"
+            | "between"
+            | "before"
+            | "after"
+            | "while"
             | "is"
             | "are"
             | "was"
@@ -1411,6 +1426,11 @@ fn is_plural(word: &Word<'_>) -> bool {
 fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
     for (index, word) in words.iter().enumerate() {
         let next = words.get(index + 1);
+        // A capital `A` inside a sentence is part of a name ("Series A startups",
+        // "Grade A eggs"), not an article.
+        if matches!(word.text, "A" | "An") && index > 0 && !word.sentence_start {
+            continue;
+        }
         // a/an by the next word's sound.
         if matches!(word.text, "a" | "an" | "A" | "An")
             && let Some(next) = next
@@ -1482,6 +1502,10 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
         ) && let Some(head) = phrase_head(words, index + 1)
             && is_plural(&words[head])
             && !words[head].punct_after
+            && !words[index + 1..head]
+                .iter()
+                .any(|w| w.text.contains(['\'', '\u{2019}']))
+            && !(head > index + 1 && is_third_person_verb(&words[head].lower))
             && head + 1 < words.len()
             && !matches!(
                 words[index + 1].lower.as_str(),
@@ -1571,6 +1595,29 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
     }
 }
 
+/// Whether `word` reads as a verb with the third-person `-s` ("switches", "needs"), so
+/// that `a company switches` is a subject and its verb rather than one noun phrase.
+fn is_third_person_verb(word: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "switch", "need", "want", "use", "grow", "move", "change", "start", "offer", "make", "get",
+        "run", "hire", "pay", "buy", "look", "plan", "work", "charge", "include", "give",
+        "provide", "cost", "sell", "ship", "list", "rank", "deliver", "accept", "allow", "serve",
+        "publish", "cover", "handle", "take", "send", "support", "expand", "scale", "open",
+        "launch", "decide", "choose", "add", "lose", "fail", "break", "leave", "join", "book",
+        "outgrow", "sign", "migrate", "reach", "hit", "try", "apply", "rely", "spend", "save",
+    ];
+    let stem = word
+        .strip_suffix("ies")
+        .map(|s| format!("{s}y"))
+        .or_else(|| {
+            word.strip_suffix("es")
+                .filter(|s| s.ends_with("ch") || s.ends_with("sh") || s.ends_with('x'))
+                .map(str::to_string)
+        })
+        .or_else(|| word.strip_suffix('s').map(str::to_string));
+    stem.is_some_and(|stem| VERBS.contains(&stem.as_str()))
+}
+
 /// The index of the head of the noun phrase starting at `start`: the last word before
 /// a function word, a verb-like word or punctuation, at most five words on.
 fn phrase_head(words: &[Word<'_>], start: usize) -> Option<usize> {
@@ -1642,6 +1689,7 @@ fn wh_number(prompt: &str, words: &[Word<'_>], index: usize) -> Option<String> {
             if second.lower == "are"
                 && !plural
                 && !head_word.lower.ends_with("s")
+                && !words[start..head].iter().any(is_plural)
                 && start > index + 2
             {
                 return Some(format!(
