@@ -303,10 +303,43 @@ async fn limit(class: Class, request: Request, next: Next) -> Response {
     let mut response = if decision.allowed {
         next.run(request).await
     } else {
+        drain_body(request).await;
         crate::error::AppError::TooManyRequests.into_response()
     };
     decision.apply(response.headers_mut());
     response
+}
+
+/// Most bytes of a refused request read (and dropped) before its 429 is sent.
+const DRAIN_LIMIT: usize = 8 * 1024 * 1024;
+
+/// Reads a refused request's body to its end (at most `DRAIN_LIMIT` bytes, at most five
+/// seconds, nothing kept) before the 429 goes out. Without it, a client still uploading
+/// a publish meets a closed connection (a broken pipe) instead of the answer and its
+/// `Retry-After`, and cannot wait and retry as the seed's client rules ask.
+async fn drain_body(request: Request) {
+    use axum::body::HttpBody as _;
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > DRAIN_LIMIT) {
+        return;
+    }
+    let mut body = request.into_body();
+    let drain = async {
+        let mut read = 0usize;
+        while let Some(Ok(frame)) =
+            std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
+        {
+            read += frame.data_ref().map_or(0, |data| data.len());
+            if read > DRAIN_LIMIT {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), drain).await;
 }
 
 #[cfg(test)]
