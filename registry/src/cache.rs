@@ -459,3 +459,21 @@ impl crate::db::package_store::PackageStore for CachingStore {
             .await
     }
 }
+
+// The audit log appears in no cached body (it is admin-only and never cached), and an
+// audit row is written together with the change it records, which invalidates on its own.
+#[async_trait]
+impl crate::db::audit_store::AuditStore for CachingStore {
+    async fn record_audit(
+        &self,
+        event: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<i64, DbError> {
+        self.inner.record_audit(event).await
+    }
+    async fn list_audit(
+        &self,
+        query: &crate::db::audit_store::AuditQuery,
+    ) -> Result<Vec<crate::db::audit_store::AuditRow>, DbError> {
+        self.inner.list_audit(query).await
+    }
+}

@@ -27,6 +27,7 @@
 
 pub mod app;
 pub mod archive;
+pub mod audit;
 pub mod auth;
 pub mod bundle;
 pub mod cache;

@@ -25,11 +25,35 @@ enum Command {
     Migrate(DatabaseArgs),
     /// Print the OpenAPI document of the API (committed as `registry/openapi.json`).
     Openapi,
+    /// Print the audit log, newest first.
+    Audit(AuditArgs),
     /// Manage API tokens.
     Token {
         #[command(subcommand)]
         command: TokenCommand,
     },
+}
+
+/// Flags of `registry audit`.
+#[derive(Debug, clap::Args)]
+struct AuditArgs {
+    /// Most events to print.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i64).range(1..=10000))]
+    limit: i64,
+    /// Print a JSON array (the items of `GET /api/v1/audit`) instead of text lines.
+    #[arg(long)]
+    json: bool,
+    /// Only events by this actor handle.
+    #[arg(long)]
+    actor: Option<String>,
+    /// Only this action or dotted action prefix (e.g. `skill` or `skill.delete`).
+    #[arg(long)]
+    action: Option<String>,
+    /// Only events about the record of this name (slug or package name).
+    #[arg(long)]
+    target: Option<String>,
+    #[command(flatten)]
+    database: DatabaseArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -103,6 +127,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", registry::openapi::document_json());
             Ok(())
         }
+        Command::Audit(args) => {
+            let store = registry::db::connect(&args.database.database_url, 1)
+                .await
+                .with_context(|| format!("failed to open `{}`", args.database.database_url))?;
+            print_audit(store.as_ref(), args).await
+        }
         Command::Migrate(database) => {
             registry::db::connect(&database.database_url, 1)
                 .await
@@ -127,6 +157,68 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// Prints the newest audit events, following the cursor until `limit` are printed.
+async fn print_audit(store: &dyn registry::db::Store, args: AuditArgs) -> anyhow::Result<()> {
+    use registry::db::audit_store::AuditQuery;
+    use registry::routes::audit::AuditEntry;
+    let mut entries: Vec<AuditEntry> = Vec::new();
+    let mut before_id = None;
+    while (entries.len() as i64) < args.limit {
+        let page = (args.limit - entries.len() as i64).min(500);
+        let rows = store
+            .list_audit(&AuditQuery {
+                actor: args
+                    .actor
+                    .as_deref()
+                    .map(|handle| handle.trim_start_matches('@').to_ascii_lowercase()),
+                action: args.action.clone(),
+                target: args.target.clone(),
+                target_kind: None,
+                before_id,
+                limit: page,
+            })
+            .await
+            .context("failed to read the audit log")?;
+        let more = rows.len() as i64 > page;
+        let mut rows = rows;
+        rows.truncate(usize::try_from(page).unwrap_or(0));
+        before_id = rows.last().map(|row| row.id);
+        entries.extend(rows.into_iter().map(AuditEntry::from));
+        if !more {
+            break;
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+        return Ok(());
+    }
+    for entry in entries {
+        let at = chrono::DateTime::from_timestamp_millis(entry.at).map_or_else(
+            || entry.at.to_string(),
+            |at| at.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        );
+        let actor = entry
+            .actor
+            .as_ref()
+            .and_then(|actor| actor.handle.as_deref())
+            .map_or_else(|| "-".to_owned(), |handle| format!("@{handle}"));
+        let target = entry.target.name.as_deref().unwrap_or("-");
+        let show = |value: &Option<serde_json::Value>| {
+            value
+                .as_ref()
+                .map_or_else(|| "-".to_owned(), serde_json::Value::to_string)
+        };
+        println!(
+            "{at}  {actor}  {action}  {kind} {target}  {from} -> {to}",
+            action = entry.action,
+            kind = entry.target.kind,
+            from = show(&entry.from),
+            to = show(&entry.to),
+        );
+    }
+    Ok(())
 }
 
 async fn shutdown_signal() {

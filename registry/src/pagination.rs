@@ -90,6 +90,22 @@ pub fn decode_version_cursor(cursor: Option<&str>) -> Option<(i64, i64)> {
     Some((cursor.created_at, cursor.id))
 }
 
+#[derive(Debug, Serialize, Deserialize)]
+struct AuditCursor {
+    #[serde(rename = "a")]
+    id: i64,
+}
+
+/// The cursor after an audit row (the log is ordered by id, newest first).
+pub fn encode_audit_cursor(id: i64) -> Option<String> {
+    encode(&AuditCursor { id })
+}
+
+/// The id an audit cursor names; `None` when it does not decode.
+pub fn decode_audit_cursor(cursor: &str) -> Option<i64> {
+    decode::<AuditCursor>(cursor).map(|cursor| cursor.id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

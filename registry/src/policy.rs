@@ -98,6 +98,12 @@ pub fn may_package(caller: Option<&User>, action: PackageAction, owner_id: i64) 
     }
 }
 
+/// May `caller` read the audit log? Administrators only: it names every actor and the
+/// before/after states of hidden records.
+pub fn may_read_audit_log(caller: &User) -> bool {
+    caller.role() == crate::db::Role::Admin
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

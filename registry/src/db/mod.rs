@@ -10,6 +10,7 @@
 //! transactions, full-text search and its index. A new domain (packages, audit) adds a file
 //! here, its methods on [`Store`], and one line per backend.
 
+pub mod audit_store;
 pub mod models;
 pub mod package_store;
 pub mod postgres;
@@ -35,7 +36,12 @@ pub enum Backend {
 
 /// Every database use case of the server.
 #[async_trait]
-pub trait Store: package_store::PackageStore + Send + Sync {
+pub trait Store:
+    package_store::PackageStore
+    + audit_store::AuditStore
+    + Send
+    + Sync
+{
     /// The backend of this store.
     fn backend(&self) -> Backend;
 

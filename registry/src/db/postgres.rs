@@ -19,6 +19,12 @@ const BACKEND: Backend = Backend::Postgres;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
+#[path = "audit.rs"]
+mod audit;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
 #[path = "limits.rs"]
 mod limits;
 #[allow(

@@ -192,6 +192,21 @@ pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOut
     }
     let tag_names: Vec<&str> = tag_rows.iter().map(|(tag, _)| tag.as_str()).collect();
     refresh_search(&mut tx, skill_id, &tag_names.join(" ")).await?;
+    let event = crate::audit::AuditEvent::by_user_id(
+        new.user_id,
+        "skill.publish",
+        crate::audit::TargetKind::Skill,
+        Some(skill_id),
+        new.slug.clone(),
+        new.now,
+    )
+    .to(serde_json::json!({
+        "version": new.version,
+        "verdict": new.verdict,
+        "latest": latest,
+    }))
+    .into_row();
+    super::audit::insert_event(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(PublishOutcome::Published {
         skill_id,

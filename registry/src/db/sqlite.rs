@@ -22,6 +22,12 @@ const BACKEND: Backend = Backend::Sqlite;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
+#[path = "audit.rs"]
+mod audit;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
 #[path = "limits.rs"]
 mod limits;
 #[allow(

@@ -5,6 +5,7 @@
 //! [`crate::rate_limit`]) and answer CORS preflights ([`api_preflight`]); the discovery
 //! documents are not limited. Errors are plain text on both API surfaces.
 
+pub mod audit;
 pub mod legacy;
 pub mod npm;
 pub mod packages;
@@ -48,6 +49,7 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(skills::resolve_skill))
         .routes(routes!(skills::star_skill, skills::unstar_skill))
         .routes(routes!(users::whoami))
+        .routes(routes!(audit::list_audit))
         .route_layer(middleware::from_fn(rate_limit::by_method))
         .merge(downloads)
         .merge(meta)

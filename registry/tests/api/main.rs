@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod audit;
 mod auth;
 mod bad_input;
 mod cross_cutting;
