@@ -16,6 +16,10 @@ pub enum DbError {
     /// A uniqueness rule was violated.
     #[error("conflict: {0}")]
     Conflict(String),
+    /// The database cannot be reached right now (connection refused, cut or timed out,
+    /// server shutting down); the request may succeed when retried.
+    #[error("database unavailable: {0:#}")]
+    Unavailable(anyhow::Error),
     /// Anything else the database reported.
     #[error(transparent)]
     Other(#[from] anyhow::Error),
@@ -28,10 +32,47 @@ impl From<sqlx::Error> for DbError {
             sqlx::Error::Database(database) if database.is_unique_violation() => {
                 Self::Conflict(database.message().to_owned())
             }
+            other if is_unavailable(&other) => Self::Unavailable(anyhow::Error::new(other)),
             other => Self::Other(anyhow::Error::new(other)),
         }
     }
 }
+
+/// True for failures that say the database is away rather than that the request or our
+/// SQL is wrong: I/O on the connection, a pool that could not hand out a connection in
+/// time, a connection dropped mid-protocol, and PostgreSQL's connection-exception
+/// (`08…`), shutdown (`57P01`–`57P03`) and too-many-connections (`53300`) codes.
+pub fn is_unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(database) => database.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
+    }
+}
+
+/// True when an internal error was caused by an unreachable database somewhere in its
+/// chain (a store call wrapped in `anyhow` context by a domain function).
+fn chain_is_unavailable(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<DbError>(),
+            Some(DbError::Unavailable(_))
+        ) || cause
+            .downcast_ref::<sqlx::Error>()
+            .is_some_and(is_unavailable)
+    })
+}
+
+/// 503 text while the database is away.
+pub const DATABASE_UNAVAILABLE: &str =
+    "Service Unavailable: the database is not reachable right now; try again shortly";
 
 /// An error answered to an API client.
 #[derive(Debug, thiserror::Error)]
@@ -69,7 +110,8 @@ pub enum AppError {
     /// A bug or an I/O failure: logged, answered with a fixed 500 text.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
-    /// A database failure: logged, answered with a fixed 500 text.
+    /// A database failure: logged, answered with a fixed text: 503 while the database is
+    /// unreachable, 409 for an unforeseen uniqueness conflict, 500 otherwise.
     #[error(transparent)]
     Db(#[from] DbError),
 }
@@ -98,6 +140,10 @@ impl AppError {
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            // A uniqueness race the handler did not foresee still means "already exists".
+            Self::Db(DbError::Conflict(_)) => StatusCode::CONFLICT,
+            Self::Db(DbError::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(error) if chain_is_unavailable(error) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) | Self::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -119,6 +165,18 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
         let message = match self {
+            Self::Db(DbError::Unavailable(error)) => {
+                tracing::error!(error = format!("{error:#}"), "database unavailable");
+                DATABASE_UNAVAILABLE.to_owned()
+            }
+            Self::Internal(error) if status == StatusCode::SERVICE_UNAVAILABLE => {
+                tracing::error!(error = format!("{error:#}"), "database unavailable");
+                DATABASE_UNAVAILABLE.to_owned()
+            }
+            Self::Db(DbError::Conflict(error)) => {
+                tracing::warn!(error = %error, "unexpected uniqueness conflict");
+                "Conflict: the record already exists".to_owned()
+            }
             Self::Internal(error) => {
                 tracing::error!(error = format!("{error:#}"), "internal error");
                 "Internal Server Error".to_owned()
@@ -129,7 +187,13 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        text_response(status, message)
+        let mut response = text_response(status, message);
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 

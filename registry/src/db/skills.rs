@@ -37,31 +37,36 @@ const VERSION_COLUMNS: &str = "v.id, v.skill_id, v.version, v.changelog, v.chang
 /// Publishes a version in one transaction (skill row, version, files, tags, tickets, index).
 pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOutcome, DbError> {
     let mut tx = begin_write(pool).await?;
-    let existing: Option<(i64, i64, Option<String>)> = sqlx::query_as(
+    // Publishes of one slug must serialise on every backend. SQLite's `BEGIN IMMEDIATE`
+    // already does; on PostgreSQL (read committed) two first publishes would both see no
+    // skill and one would fail on the unique slug, and two versions could both read the
+    // old latest. So: create the row when missing (a racing creator makes this a no-op
+    // once it commits), then take its row lock before reading anything the decision uses.
+    sqlx::query(
+        "INSERT INTO skills (slug, owner_id, display_name, summary, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (slug) DO NOTHING",
+    )
+    .bind(&new.slug)
+    .bind(new.user_id)
+    .bind(&new.display_name)
+    .bind(&new.summary)
+    .bind(new.now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("UPDATE skills SET updated_at = updated_at WHERE slug = $1")
+        .bind(&new.slug)
+        .execute(&mut *tx)
+        .await?;
+    let (skill_id, owner_id, current_latest): (i64, i64, Option<String>) = sqlx::query_as(
         "SELECT s.id, s.owner_id, lv.version FROM skills s \
          LEFT JOIN skill_versions lv ON lv.id = s.latest_version_id WHERE s.slug = $1",
     )
     .bind(&new.slug)
-    .fetch_optional(&mut *tx)
+    .fetch_one(&mut *tx)
     .await?;
-    let (skill_id, current_latest) = match existing {
-        Some((_, owner_id, _)) if owner_id != new.user_id => return Ok(PublishOutcome::SlugTaken),
-        Some((skill_id, _, latest)) => (skill_id, latest),
-        None => {
-            let (skill_id,): (i64,) = sqlx::query_as(
-                "INSERT INTO skills (slug, owner_id, display_name, summary, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
-            )
-            .bind(&new.slug)
-            .bind(new.user_id)
-            .bind(&new.display_name)
-            .bind(&new.summary)
-            .bind(new.now)
-            .fetch_one(&mut *tx)
-            .await?;
-            (skill_id, None)
-        }
-    };
+    if owner_id != new.user_id {
+        return Ok(PublishOutcome::SlugTaken);
+    }
     let taken: Option<(i64,)> =
         sqlx::query_as("SELECT id FROM skill_versions WHERE skill_id = $1 AND version = $2")
             .bind(skill_id)

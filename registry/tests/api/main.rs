@@ -6,6 +6,7 @@ mod helpers;
 mod audit;
 mod auth;
 mod bad_input;
+mod concurrency;
 mod cross_cutting;
 mod moderation;
 mod packages;
