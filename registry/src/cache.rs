@@ -477,3 +477,149 @@ impl crate::db::audit_store::AuditStore for CachingStore {
         self.inner.list_audit(query).await
     }
 }
+
+// An accepted or immediate transfer changes the owner every skill body shows; requests,
+// rejections and cancellations appear in no cached body.
+#[async_trait]
+impl crate::db::transfer_store::TransferStore for CachingStore {
+    async fn create_transfer(
+        &self,
+        new: &crate::db::transfer_store::NewTransfer,
+    ) -> Result<crate::db::transfer_store::TransferCreated, DbError> {
+        self.inner.create_transfer(new).await
+    }
+    async fn pending_transfer(
+        &self,
+        skill_id: i64,
+    ) -> Result<Option<crate::db::transfer_store::TransferRow>, DbError> {
+        self.inner.pending_transfer(skill_id).await
+    }
+    async fn end_transfer(
+        &self,
+        transfer_id: i64,
+        end: crate::db::transfer_store::TransferEnd,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<crate::db::transfer_store::TransferEnded, DbError> {
+        let result = self.inner.end_transfer(transfer_id, end, now, audit).await;
+        self.after_write(result, |ended| {
+            end == crate::db::transfer_store::TransferEnd::Accepted
+                && *ended == crate::db::transfer_store::TransferEnded::Done
+        })
+    }
+    async fn list_transfers(
+        &self,
+        user_id: i64,
+        direction: crate::db::transfer_store::TransferDirection,
+        now: i64,
+    ) -> Result<Vec<crate::db::transfer_store::TransferRow>, DbError> {
+        self.inner.list_transfers(user_id, direction, now).await
+    }
+    async fn move_skill(
+        &self,
+        skill_id: i64,
+        from_owner_id: i64,
+        to_owner_id: i64,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self
+            .inner
+            .move_skill(skill_id, from_owner_id, to_owner_id, now, audit)
+            .await;
+        self.after_write(result, |moved| *moved)
+    }
+}
+
+// Reservations show in no cached body; a placeholder package is private, but package
+// lists are cached too, so creating one invalidates to stay on the safe side.
+#[async_trait]
+impl crate::db::reservation_store::ReservationStore for CachingStore {
+    async fn find_reservation(
+        &self,
+        slug: &str,
+    ) -> Result<Option<crate::db::reservation_store::ReservationRow>, DbError> {
+        self.inner.find_reservation(slug).await
+    }
+    async fn reserve_slug(
+        &self,
+        reservation: &crate::db::reservation_store::NewReservation,
+    ) -> Result<(), DbError> {
+        self.inner.reserve_slug(reservation).await
+    }
+    async fn reserve_package(
+        &self,
+        placeholder: &crate::db::reservation_store::NewPlaceholder,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<crate::db::reservation_store::PackageReserved, DbError> {
+        let result = self.inner.reserve_package(placeholder, audit).await;
+        self.after_write(result, |reserved| {
+            *reserved == crate::db::reservation_store::PackageReserved::Reserved
+        })
+    }
+}
+
+// Hiding, a triage that hides or unhides, and a rescan's new flags all change what public
+// reads show; opening a case does not.
+#[async_trait]
+impl crate::db::report_store::ReportStore for CachingStore {
+    async fn set_skill_hidden(
+        &self,
+        skill_id: i64,
+        hidden: bool,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self
+            .inner
+            .set_skill_hidden(skill_id, hidden, now, audit)
+            .await;
+        self.after_write(result, |changed| *changed)
+    }
+    async fn open_case(
+        &self,
+        new: &crate::db::report_store::NewCase,
+    ) -> Result<crate::db::report_store::CaseOpened, DbError> {
+        self.inner.open_case(new).await
+    }
+    async fn find_case(
+        &self,
+        case_id: i64,
+    ) -> Result<Option<crate::db::report_store::CaseRow>, DbError> {
+        self.inner.find_case(case_id).await
+    }
+    async fn list_cases(
+        &self,
+        kind: &str,
+        status: Option<&str>,
+        before_id: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<crate::db::report_store::CaseRow>, DbError> {
+        self.inner.list_cases(kind, status, before_id, limit).await
+    }
+    async fn close_case(
+        &self,
+        case_id: i64,
+        status: &str,
+        moderator_id: i64,
+        note: Option<&str>,
+        effect: crate::db::report_store::CaseEffect,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let changes_skill = effect != crate::db::report_store::CaseEffect::None;
+        let result = self
+            .inner
+            .close_case(case_id, status, moderator_id, note, effect, now, audit)
+            .await;
+        self.after_write(result, |closed| *closed && changes_skill)
+    }
+    async fn store_rescan(
+        &self,
+        result: &crate::db::report_store::RescanResult,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<(), DbError> {
+        let stored = self.inner.store_rescan(result, audit).await;
+        self.after_write(stored, |()| true)
+    }
+}

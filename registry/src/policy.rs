@@ -104,6 +104,82 @@ pub fn may_read_audit_log(caller: &User) -> bool {
     caller.role() == crate::db::Role::Admin
 }
 
+/// Staff: a moderator or an administrator, whatever their tie to the record.
+pub fn is_staff(caller: Option<&User>) -> bool {
+    caller.is_some_and(|user| {
+        matches!(
+            user.role(),
+            crate::db::Role::Moderator | crate::db::Role::Admin
+        )
+    })
+}
+
+/// An administrator.
+pub fn is_admin(caller: Option<&User>) -> bool {
+    caller.is_some_and(|user| user.role() == crate::db::Role::Admin)
+}
+
+/// Something a caller may try to do to a skill's ownership or moderation state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkillManagement {
+    /// Offer the skill to another user (or, for an administrator, move it at once).
+    Transfer,
+    /// Hide it from everyone but its owner and staff, or lift that.
+    HideOrUnhide,
+    /// Ask moderators to review a hide or a flag.
+    Appeal,
+    /// Run the scanner again over its stored files.
+    Rescan,
+    /// Report it to moderators.
+    Report,
+}
+
+/// May `caller` do `action` to `skill`?
+pub fn may_manage(caller: Option<&User>, action: SkillManagement, skill: &SkillRow) -> bool {
+    let relation = Relation::to_skill(caller, skill);
+    match action {
+        // The owner gives a skill away; an administrator may move any.
+        SkillManagement::Transfer => matches!(relation, Relation::Owner | Relation::Admin),
+        // By role, not relation: a moderator may hide a skill they own too.
+        SkillManagement::HideOrUnhide => is_staff(caller),
+        // Appeals speak for the owner.
+        SkillManagement::Appeal => relation == Relation::Owner,
+        SkillManagement::Rescan => relation.is_privileged(),
+        SkillManagement::Report => relation != Relation::Anonymous,
+    }
+}
+
+/// What the two parties of a transfer may do to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransferAction {
+    /// Take the skill.
+    Accept,
+    /// Decline it.
+    Reject,
+    /// Withdraw the offer.
+    Cancel,
+}
+
+/// May `caller` do `action` to a transfer from `from_user_id` to `to_user_id`? The
+/// recipient accepts or rejects, the sender cancels; nobody else, staff included, acts
+/// for them.
+pub fn may_transfer(
+    caller: &User,
+    action: TransferAction,
+    from_user_id: i64,
+    to_user_id: i64,
+) -> bool {
+    match action {
+        TransferAction::Accept | TransferAction::Reject => caller.id == to_user_id,
+        TransferAction::Cancel => caller.id == from_user_id,
+    }
+}
+
+/// May `caller` reserve slugs and package names for owners?
+pub fn may_reserve(caller: &User) -> bool {
+    caller.role() == crate::db::Role::Admin
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +193,43 @@ mod tests {
             image: None,
             role: role.into(),
         }
+    }
+
+    #[test]
+    fn owners_transfer_staff_hide_and_only_the_parties_act_on_a_transfer() {
+        let skill = public_row();
+        let owner = user(1, "user");
+        let other = user(2, "user");
+        let moderator = user(3, "moderator");
+        let admin = user(4, "admin");
+        let transfer =
+            |caller: Option<&User>| may_manage(caller, SkillManagement::Transfer, &skill);
+        assert!(transfer(Some(&owner)) && transfer(Some(&admin)));
+        assert!(!transfer(Some(&other)) && !transfer(Some(&moderator)) && !transfer(None));
+        let hide =
+            |caller: Option<&User>| may_manage(caller, SkillManagement::HideOrUnhide, &skill);
+        assert!(hide(Some(&moderator)) && hide(Some(&admin)));
+        assert!(!hide(Some(&owner)) && !hide(Some(&other)) && !hide(None));
+        assert!(may_manage(Some(&owner), SkillManagement::Appeal, &skill));
+        assert!(!may_manage(
+            Some(&moderator),
+            SkillManagement::Appeal,
+            &skill
+        ));
+        assert!(may_manage(Some(&other), SkillManagement::Report, &skill));
+        assert!(!may_manage(None, SkillManagement::Report, &skill));
+        assert!(may_manage(
+            Some(&moderator),
+            SkillManagement::Rescan,
+            &skill
+        ));
+        assert!(!may_manage(Some(&other), SkillManagement::Rescan, &skill));
+        assert!(may_transfer(&other, TransferAction::Accept, 1, 2));
+        assert!(!may_transfer(&owner, TransferAction::Accept, 1, 2));
+        assert!(!may_transfer(&admin, TransferAction::Reject, 1, 2));
+        assert!(may_transfer(&owner, TransferAction::Cancel, 1, 2));
+        assert!(!may_transfer(&other, TransferAction::Cancel, 1, 2));
+        assert!(may_reserve(&admin) && !may_reserve(&moderator));
     }
 
     #[test]

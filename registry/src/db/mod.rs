@@ -14,7 +14,10 @@ pub mod audit_store;
 pub mod models;
 pub mod package_store;
 pub mod postgres;
+pub mod report_store;
+pub mod reservation_store;
 pub mod sqlite;
+pub mod transfer_store;
 
 use std::sync::Arc;
 
@@ -39,6 +42,9 @@ pub enum Backend {
 pub trait Store:
     package_store::PackageStore
     + audit_store::AuditStore
+    + transfer_store::TransferStore
+    + reservation_store::ReservationStore
+    + report_store::ReportStore
     + Send
     + Sync
 {

@@ -37,6 +37,18 @@ mod packages;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
+#[path = "reports.rs"]
+mod reports;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
+#[path = "reservations.rs"]
+mod reservations;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
 #[path = "skills.rs"]
 mod skills;
 #[allow(
@@ -51,6 +63,12 @@ mod stats;
 )]
 #[path = "store_impl.rs"]
 mod store_impl;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
+#[path = "transfers.rs"]
+mod transfers;
 #[allow(
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"

@@ -40,6 +40,18 @@ mod packages;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
+#[path = "reports.rs"]
+mod reports;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
+#[path = "reservations.rs"]
+mod reservations;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
 #[path = "skills.rs"]
 mod skills;
 #[allow(
@@ -54,6 +66,12 @@ mod stats;
 )]
 #[path = "store_impl.rs"]
 mod store_impl;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
+#[path = "transfers.rs"]
+mod transfers;
 #[allow(
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"

@@ -7,11 +7,13 @@
 
 pub mod audit;
 pub mod legacy;
+pub mod moderation;
 pub mod npm;
 pub mod packages;
 pub mod pages;
 pub mod publish;
 pub mod skills;
+pub mod transfers;
 pub mod users;
 pub mod views;
 
@@ -49,6 +51,20 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(skills::resolve_skill))
         .routes(routes!(skills::star_skill, skills::unstar_skill))
         .routes(routes!(users::whoami))
+        .routes(routes!(transfers::start_transfer))
+        .routes(routes!(transfers::act_on_transfer))
+        .routes(routes!(transfers::incoming_transfers))
+        .routes(routes!(transfers::outgoing_transfers))
+        .routes(routes!(moderation::hide_skill))
+        .routes(routes!(moderation::unhide_skill))
+        .routes(routes!(moderation::report_skill))
+        .routes(routes!(moderation::appeal_skill))
+        .routes(routes!(moderation::rescan_skill))
+        .routes(routes!(moderation::list_reports))
+        .routes(routes!(moderation::list_appeals))
+        .routes(routes!(moderation::triage_report))
+        .routes(routes!(moderation::triage_appeal))
+        .routes(routes!(moderation::reserve))
         .routes(routes!(audit::list_audit))
         .route_layer(middleware::from_fn(rate_limit::by_method))
         .merge(downloads)

@@ -95,7 +95,11 @@ pub async fn publish(
     let slug = normalize_slug(&payload.slug);
     let existing = store.find_skill(&slug).await?;
     match &existing {
-        None => bundle::validate_new_slug(&slug).map_err(AppError::BadRequest)?,
+        None => {
+            bundle::validate_new_slug(&slug).map_err(AppError::BadRequest)?;
+            let now = chrono::Utc::now().timestamp_millis();
+            crate::skills::reservations::check_slug_available(store, &slug, user, now).await?;
+        }
         Some(skill) if !policy::may(Some(user), SkillAction::PublishVersion, &skill.skill) => {
             return Err(AppError::bad_request(
                 "Slug is already taken. Choose a different slug.",

@@ -12,3 +12,4 @@ mod moderation;
 mod packages;
 mod publish;
 mod reads;
+mod transfers;
