@@ -239,6 +239,11 @@ pub async fn by_method(request: Request, next: Next) -> Response {
     limit(class, request, next).await
 }
 
+/// Route layer of routes that only read whatever their method (a batch lookup sent as POST).
+pub async fn reads(request: Request, next: Next) -> Response {
+    limit(Class::Read, request, next).await
+}
+
 /// Route layer of archive downloads: their own, larger bucket.
 pub async fn downloads(request: Request, next: Next) -> Response {
     limit(Class::Download, request, next).await

@@ -12,6 +12,7 @@ pub mod npm;
 pub mod packages;
 pub mod pages;
 pub mod publish;
+pub mod skill_install;
 pub mod skills;
 pub mod transfers;
 pub mod users;
@@ -33,6 +34,10 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(skills::download_skill))
         .route_layer(middleware::from_fn(rate_limit::downloads));
     let meta = OpenApiRouter::new().routes(routes!(crate::openapi::openapi_document));
+    // A POST that only reads: counted as a read, as the reference classes it.
+    let verdicts = OpenApiRouter::new()
+        .routes(routes!(skill_install::security_verdicts))
+        .route_layer(middleware::from_fn(rate_limit::reads));
     let mut document = crate::openapi::base_document();
     // The package routes are served by catch-alls (scoped names), so their paths are
     // described by a derived document rather than by the router.
@@ -50,6 +55,9 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(skills::get_file))
         .routes(routes!(skills::resolve_skill))
         .routes(routes!(skills::star_skill, skills::unstar_skill))
+        .routes(routes!(skill_install::resolve_install))
+        .routes(routes!(skill_install::verify_skill))
+        .routes(routes!(skill_install::trending))
         .routes(routes!(users::whoami))
         .routes(routes!(transfers::start_transfer))
         .routes(routes!(transfers::act_on_transfer))
@@ -68,6 +76,7 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(audit::list_audit))
         .route_layer(middleware::from_fn(rate_limit::by_method))
         .merge(downloads)
+        .merge(verdicts)
         .merge(meta)
 }
 

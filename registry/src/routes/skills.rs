@@ -21,9 +21,9 @@ use crate::skills::Visibility;
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
 const VERSION_NOT_FOUND: &str = "Version not found";
-const BLOCKED_SKILL: &str =
+pub(crate) const BLOCKED_SKILL: &str =
     "Blocked: this skill has been flagged as malicious by ClawScan and cannot be downloaded.";
-const BLOCKED_VERSION: &str = "Blocked: this skill version has been flagged as malicious by ClawScan and cannot be downloaded.";
+pub(crate) const BLOCKED_VERSION: &str = "Blocked: this skill version has been flagged as malicious by ClawScan and cannot be downloaded.";
 const TRENDING_WINDOW_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
 /// Looks a skill up by slug (and optional owner) whatever its visibility.
@@ -48,7 +48,7 @@ pub(crate) async fn find_any_skill(
 }
 
 /// A skill whose pages the public may read (see [`Visibility::is_readable`]).
-async fn find_public_skill(
+pub(crate) async fn find_public_skill(
     state: &AppState,
     slug: &str,
     params: &Params,
@@ -62,7 +62,7 @@ async fn find_public_skill(
 
 /// The version a request names by `version` or `tag` (unknown tag: latest when
 /// `tag_falls_back`, else 404), or the latest.
-async fn select_version(
+pub(crate) async fn select_version(
     state: &AppState,
     skill: &SkillRow,
     params: &Params,
@@ -154,6 +154,9 @@ fn search_result(row: &SkillRow, score: f64) -> Value {
     json!({
         "score": score,
         "slug": row.slug,
+        // Installing agents drop rows without a source (openclaw reads `source` and the
+        // owner handle to build `@owner/slug`).
+        "source": "clawhub",
         "displayName": row.display_name,
         "summary": row.summary,
         "version": row.latest_version,

@@ -13,5 +13,6 @@ mod moderation_actions;
 mod packages;
 mod publish;
 mod reads;
+mod skill_install;
 mod reservations;
 mod transfers;
