@@ -1,18 +1,26 @@
-//! Legacy `/api/*` and `/api/cli/*` routes the CLI still calls.
+//! The legacy surface: `/api/*` and `/api/cli/*` routes that released `clawhub` CLIs still
+//! call (deprecated by the reference registry on 2026-01-07, still served). Most are the
+//! v1 handlers mounted at their old paths; the few with their own shape live here.
+//! `docs/deprecations.md` lists every route with its v1 equivalent.
+//!
+//! Rate-limit classes as in v1: GET is read, other methods write, `/api/download` is
+//! download.
 
 use axum::Router;
 use axum::extract::State;
 use axum::middleware;
 use axum::response::Response;
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::auth::RequireUser;
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppJson, Params};
 use crate::rate_limit;
-use crate::routes::{json_ok, skills, views};
+use crate::routes::{json_ok, publish, skills, views};
 use crate::skills::Visibility;
 
 /// Legacy routes, with the same rate-limit classes as their v1 equivalents.
@@ -25,15 +33,82 @@ pub fn routes() -> Router<AppState> {
         .route("/api/skill", get(get_skill))
         .route("/api/skill/resolve", get(skills::resolve_skill))
         .route("/api/cli/whoami", get(whoami))
+        .route("/api/cli/upload-url", post(publish::create_upload_url))
+        .route("/api/cli/publish", post(publish::publish_skill))
         .route("/api/cli/telemetry/install", post(install_telemetry))
         .route_layer(middleware::from_fn(rate_limit::by_method))
         .merge(downloads)
 }
 
-async fn whoami(RequireUser(user): RequireUser) -> Response {
-    json_ok(json!({
-        "user": { "handle": user.handle, "displayName": user.display_name, "image": user.image }
-    }))
+/// A user in the legacy shape (no `role`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacyUser {
+    /// Handle.
+    pub handle: Option<String>,
+    /// Display name.
+    pub display_name: Option<String>,
+    /// Avatar URL.
+    pub image: Option<String>,
+}
+
+/// `GET /api/cli/whoami`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct LegacyWhoami {
+    /// The caller.
+    pub user: LegacyUser,
+}
+
+async fn whoami(RequireUser(user): RequireUser) -> AppResult<Response> {
+    respond(&LegacyWhoami {
+        user: LegacyUser {
+            handle: Some(user.handle.clone()),
+            display_name: user.display_name.clone(),
+            image: user.image.clone(),
+        },
+    })
+}
+
+fn respond(body: &impl Serialize) -> AppResult<Response> {
+    Ok(json_ok(
+        serde_json::to_value(body).map_err(|error| AppError::Internal(error.into()))?,
+    ))
+}
+
+/// The skill of `GET /api/skill`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacySkill {
+    /// Canonical slug.
+    pub slug: String,
+    /// Display name.
+    pub display_name: String,
+    /// Summary.
+    pub summary: Option<String>,
+    /// Tag → version **id**, as the legacy route always answered (v1 maps tags to version
+    /// strings).
+    #[schema(value_type = Object)]
+    pub tags: serde_json::Map<String, Value>,
+    /// Counters.
+    #[schema(value_type = Object)]
+    pub stats: Value,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Unix ms.
+    pub updated_at: i64,
+}
+
+/// `GET /api/skill?slug=`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacySkillResponse {
+    /// The skill.
+    pub skill: LegacySkill,
+    /// `{version, createdAt, changelog}` or null.
+    #[schema(value_type = Option<Object>)]
+    pub latest_version: Option<Value>,
+    /// The owner.
+    pub owner: LegacyUser,
 }
 
 async fn get_skill(State(state): State<AppState>, params: Params) -> AppResult<Response> {
@@ -45,63 +120,110 @@ async fn get_skill(State(state): State<AppState>, params: Params) -> AppResult<R
     if !Visibility::of(row).is_listed() {
         return Err(AppError::not_found("Skill not found"));
     }
-    Ok(json_ok(json!({
-        "skill": {
-            "slug": row.slug,
-            "displayName": row.display_name,
-            "summary": row.summary,
-            "tags": views::tags(row),
-            "stats": views::stats(row),
-            "createdAt": row.created_at,
-            "updatedAt": row.updated_at,
+    let mut tags = serde_json::Map::new();
+    if let Value::Object(by_version) = views::tags(row) {
+        for (tag, version) in by_version {
+            let Some(version) = version.as_str() else {
+                continue;
+            };
+            if let Some(found) = state.store.find_version(row.id, version).await? {
+                tags.insert(tag, Value::String(found.id.to_string()));
+            }
+        }
+    }
+    respond(&LegacySkillResponse {
+        skill: LegacySkill {
+            slug: row.slug.clone(),
+            display_name: row.display_name.clone(),
+            summary: row.summary.clone(),
+            tags,
+            stats: views::stats(row),
+            created_at: row.created_at,
+            updated_at: row.updated_at,
         },
-        "latestVersion": views::latest_version(row),
-        "owner": { "handle": row.owner_handle, "displayName": row.owner_display_name, "image": row.owner_image },
-    })))
+        latest_version: views::latest_version(row),
+        owner: LegacyUser {
+            handle: Some(row.owner_handle.clone()),
+            display_name: row.owner_display_name.clone(),
+            image: row.owner_image.clone(),
+        },
+    })
 }
+
+/// One skill of a legacy install report.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct ReportedSkill {
+    /// Slug.
+    pub slug: Option<String>,
+    /// Installed version.
+    pub version: Option<String>,
+}
+
+/// One root of a legacy install report.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct ReportedRoot {
+    /// The skills found under it.
+    #[serde(default)]
+    pub skills: Vec<ReportedSkill>,
+}
+
+/// Body of `POST /api/cli/telemetry/install`: one install
+/// (`{event: "install", slug, ownerHandle?, version?}`), a plugin install
+/// (`{event: "plugin_install", packageName, version?}`, acknowledged), or the older
+/// `{roots: [{skills: [{slug, version?}]}]}`. Unknown keys are ignored.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallReport {
+    /// `install` or `plugin_install`.
+    pub event: Option<String>,
+    /// The installed skill.
+    pub slug: Option<String>,
+    /// Its owner.
+    pub owner_handle: Option<String>,
+    /// The installed version.
+    pub version: Option<String>,
+    /// The installed package (`plugin_install`).
+    pub package_name: Option<String>,
+    /// The older report of everything installed.
+    #[serde(default)]
+    pub roots: Vec<ReportedRoot>,
+}
+
+/// `{ok: true}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Ok {
+    /// Always true.
+    pub ok: bool,
+}
+
+/// Most skills one report may count.
+const MAX_REPORTED_SKILLS: usize = 200;
 
 /// Counts an install reported by the CLI after `clawhub install`.
 async fn install_telemetry(
     State(state): State<AppState>,
     RequireUser(user): RequireUser,
-    AppJson(body): AppJson<Value>,
+    AppJson(body): AppJson<InstallReport>,
 ) -> AppResult<Response> {
     let now = chrono::Utc::now().timestamp_millis();
     let mut installs: Vec<(String, Option<String>, Option<String>)> = Vec::new();
-    if let Some(slug) = body.get("slug").and_then(Value::as_str) {
-        let owner = body
-            .get("ownerHandle")
-            .and_then(Value::as_str)
-            .map(|h| h.trim_start_matches('@').to_ascii_lowercase());
-        let version = body
-            .get("version")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        installs.push((slug.to_owned(), owner, version));
-    }
-    for root in body
-        .get("roots")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    // A plugin install names a package, not a skill: acknowledged, counted nowhere here.
+    if body.event.as_deref() != Some("plugin_install")
+        && let Some(slug) = body.slug
     {
-        for skill in root
-            .get("skills")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .take(200)
-        {
-            if let Some(slug) = skill.get("slug").and_then(Value::as_str) {
-                let version = skill
-                    .get("version")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                installs.push((slug.to_owned(), None, version));
+        let owner = body
+            .owner_handle
+            .map(|h| h.trim_start_matches('@').to_ascii_lowercase());
+        installs.push((slug, owner, body.version));
+    }
+    for root in body.roots {
+        for skill in root.skills {
+            if let Some(slug) = skill.slug {
+                installs.push((slug, None, skill.version));
             }
         }
     }
-    for (slug, owner, version) in installs {
+    for (slug, owner, version) in installs.into_iter().take(MAX_REPORTED_SKILLS) {
         match skills::find_any_skill(&state, &slug, owner.as_deref()).await {
             Ok(detail) if !Visibility::of(&detail.skill).is_removed() => {
                 state
@@ -113,5 +235,5 @@ async fn install_telemetry(
             Err(error) => return Err(error),
         }
     }
-    Ok(json_ok(json!({ "ok": true })))
+    respond(&Ok { ok: true })
 }

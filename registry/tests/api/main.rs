@@ -8,6 +8,7 @@ mod auth;
 mod bad_input;
 mod concurrency;
 mod cross_cutting;
+mod legacy;
 mod moderation;
 mod moderation_actions;
 mod packages;
