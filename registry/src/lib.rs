@@ -35,6 +35,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod extract;
+pub mod gc;
 pub mod moderation;
 pub mod openapi;
 pub mod packages;

@@ -27,6 +27,9 @@ enum Command {
     Openapi,
     /// Print the audit log, newest first.
     Audit(AuditArgs),
+    /// Delete blobs no version, package or pending upload references, and stale
+    /// temporary files (safe next to running servers: young files are kept).
+    Gc(GcArgs),
     /// Manage API tokens.
     Token {
         #[command(subcommand)]
@@ -54,6 +57,24 @@ struct AuditArgs {
     target: Option<String>,
     #[command(flatten)]
     database: DatabaseArgs,
+}
+
+/// Flags of `registry gc`.
+#[derive(Debug, clap::Args)]
+struct GcArgs {
+    #[command(flatten)]
+    database: DatabaseArgs,
+    /// Directory of the content-addressed file blobs.
+    #[arg(
+        long = "storage",
+        env = "REGISTRY_STORAGE",
+        default_value = "./registry-data/blobs"
+    )]
+    storage_dir: std::path::PathBuf,
+    /// Only delete files at least this old (`3600`, `90s`, `15m`, `1h`): publishes in
+    /// flight on a running server have written blobs they have not committed yet.
+    #[arg(long, default_value = "1h", value_parser = registry::gc::parse_age)]
+    min_age: std::time::Duration,
 }
 
 #[derive(Debug, Subcommand)]
@@ -132,6 +153,16 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .await
                 .with_context(|| format!("failed to open `{}`", args.database.database_url))?;
             print_audit(store.as_ref(), args).await
+        }
+        Command::Gc(args) => {
+            let report =
+                registry::gc::collect(&args.database.database_url, &args.storage_dir, args.min_age)
+                    .await?;
+            eprintln!(
+                "removed {} unreferenced blobs ({} bytes) and {} temporary files; kept {}",
+                report.removed, report.removed_bytes, report.temporaries, report.kept
+            );
+            Ok(())
         }
         Command::Migrate(database) => {
             registry::db::connect(&database.database_url, 1)

@@ -11,6 +11,7 @@
 //! here, its methods on [`Store`], and one line per backend.
 
 pub mod audit_store;
+pub mod blob_store;
 pub mod models;
 pub mod package_store;
 pub mod postgres;
