@@ -129,6 +129,113 @@ fn every_fixture_brief_gives_a_valid_set_scoring_at_least_85() {
     }
 }
 
+/// The fixture briefs and the corpus's own briefs (`fixtures/prompt-quality/briefs/`).
+fn all_briefs() -> Vec<PathBuf> {
+    let mut paths = fixture_briefs();
+    let mut corpus: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/prompt-quality/briefs"))
+        .expect("fixtures/prompt-quality/briefs exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| promptset::brief::is_brief_path(p))
+        .collect();
+    corpus.sort();
+    assert!(
+        corpus.len() >= 7,
+        "expected the corpus briefs, found {corpus:?}"
+    );
+    paths.extend(corpus);
+    paths
+}
+
+#[test]
+fn every_brief_gives_a_set_without_misfits() {
+    let mut found = Vec::new();
+    for path in all_briefs() {
+        let brief = load(&path);
+        let set = Generator::new(None)
+            .expect("built-in templates compile")
+            .generate(&brief, &Options::default())
+            .expect("generation works")
+            .set;
+        // Judged both ways the lint can: with the brief's own words and with what the
+        // set itself says about its client.
+        let from_brief = promptset::lint::misfit::Context::from_brief(&brief);
+        let competitors: Vec<String> = brief.competitors.iter().map(|c| c.name.clone()).collect();
+        let from_set = promptset::lint::misfit::Context::from_set(&set, &competitors);
+        for context in [&from_brief, &from_set] {
+            for (index, misfit) in promptset::lint::misfit::check_set(&set, context) {
+                found.push(format!(
+                    "{}: prompt {index} `{}`: {}: {}",
+                    path.display(),
+                    set.prompts[index].prompt,
+                    misfit.rule,
+                    misfit.message
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "misfits in generated sets:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_set_with_one_misfit_prompt_in_five_scores_below_85() {
+    let path = root().join("fixtures/briefs/saas-analytics.json");
+    let json = generate(&path, &Options::default());
+    let clean: PromptSet<'_> = serde_json::from_str(&json).expect("generated JSON parses");
+    let before = promptset::lint::score(&clean);
+    assert!(
+        before.overall_score >= 85,
+        "clean set scores {}",
+        before.overall_score
+    );
+
+    // Every fifth prompt gets a doubled word, a misfit that changes nothing else (layer,
+    // funnel, topic, uniqueness stay as they were).
+    let mut corrupted = clean.clone();
+    for prompt in corrupted.prompts.iter_mut().step_by(5) {
+        let text = prompt.prompt.to_string();
+        let (first, rest) = text.split_once(' ').expect("prompts have several words");
+        prompt.prompt = format!("{first} {} {rest}", first.to_lowercase()).into();
+    }
+    let report = promptset::lint::lint(&corrupted, None);
+    let flagged: std::collections::BTreeSet<&str> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "doubled-word")
+        .map(|d| d.pointer.as_str())
+        .collect();
+    assert_eq!(
+        flagged.len(),
+        10,
+        "every corrupted prompt is flagged: {flagged:?}"
+    );
+    let after = report.scorecard;
+    assert!(
+        after.overall_score < 85,
+        "one prompt in five with a misfit still scores {}",
+        after.overall_score
+    );
+    for (name, sub) in [
+        ("prompt quality", &after.sub_scores.prompt_quality),
+        ("business-model fit", &after.sub_scores.business_model_fit),
+    ] {
+        let clean_sub = if name == "prompt quality" {
+            &before.sub_scores.prompt_quality
+        } else {
+            &before.sub_scores.business_model_fit
+        };
+        assert!(
+            sub.score * 10 <= clean_sub.score * 6,
+            "{name}: {} of {} kept with one prompt in five misfit",
+            sub.score,
+            clean_sub.score
+        );
+    }
+}
+
 #[test]
 fn same_seed_same_bytes_other_seed_other_phrasing() {
     let path = root().join("fixtures/briefs/saas-analytics.json");

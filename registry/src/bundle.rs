@@ -1,134 +1,32 @@
 //! Rules over a skill bundle: slugs, paths, file limits, SKILL.md and its frontmatter,
 //! runtime metadata, tags and the bundle fingerprint.
 
-use std::cmp::Ordering;
 use std::collections::HashSet;
-use std::sync::LazyLock;
 
-use icu_collator::options::CollatorOptions;
-use icu_collator::{Collator, CollatorBorrowed};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
-use crate::storage::hex;
+pub use promptset::skill::rules::{
+    MAX_BUNDLE_BYTES, MAX_FILE_BYTES, MAX_FILES, MAX_PATH_CHARS, MAX_TAGS, PathProblem,
+    fingerprint, is_skill_md, is_slug_shape, is_text, locale_compare, normalize_path,
+};
+use promptset::skill::rules::{SlugProblem, slug_problem};
 
-/// Largest accepted file.
-pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
-/// Largest accepted bundle.
-pub const MAX_BUNDLE_BYTES: u64 = 50 * 1024 * 1024;
-/// Most files in one bundle.
-pub const MAX_FILES: usize = 1000;
-/// Most tags one publish may set.
-pub const MAX_TAGS: usize = 32;
-/// Longest accepted path.
-pub const MAX_PATH_CHARS: usize = 500;
-
-const RESERVED_SLUGS: &[&str] = &[
-    "about",
-    "admin",
-    "api",
-    "auth",
-    "cli",
-    "dashboard",
-    "docs",
-    "explore",
-    "help",
-    "import",
-    "login",
-    "logout",
-    "packages",
-    "plugins",
-    "publish",
-    "search",
-    "settings",
-    "skills",
-    "stars",
-    "u",
-    "upload",
-    "users",
-    "openclaw",
-    "clawhub",
-    "clawd",
-    "clawdbot",
-    "onlycrabs",
-    "soulhub",
-    "me",
-    "self",
-    "system",
-    "root",
-    "owner",
-    "staff",
-    "team",
-    "mod",
-    "moderator",
-    "new",
-    "edit",
-    "delete",
-    "create",
-    "update",
-    "remove",
-    "public",
-    "private",
-    "internal",
-    "null",
-    "undefined",
-    "true",
-    "false",
-];
-
-const PROTECTED_AFFIXES: &[&str] = &[
-    "openclaw",
-    "clawhub",
-    "clawd",
-    "clawdbot",
-    "onlycrabs",
-    "soulhub",
-    "official",
-    "verified",
-    "staff",
-    "admin",
-    "moderator",
-];
-
-/// Validates a new slug with the reference's messages.
+/// Validates a new slug with the reference's messages (the rule itself is shared with
+/// `promptset skill pack` in [`promptset::skill::rules`]).
 pub fn validate_new_slug(slug: &str) -> Result<(), String> {
-    if slug.is_empty() {
-        return Err("Slug is required.".into());
-    }
-    if slug.chars().count() < 3 {
-        return Err("Slug must be at least 3 characters.".into());
-    }
-    if slug.chars().count() > 96 {
-        return Err("Slug must be at most 96 characters.".into());
-    }
-    if !is_slug_shape(slug) {
-        return Err("Slug must start and end with a letter or digit, contain only lowercase letters, digits, and single hyphens, and not contain consecutive hyphens.".into());
-    }
-    if RESERVED_SLUGS.contains(&slug) {
-        return Err(format!(
+    match slug_problem(slug) {
+        None => Ok(()),
+        Some(SlugProblem::Empty) => Err("Slug is required.".into()),
+        Some(SlugProblem::TooShort) => Err("Slug must be at least 3 characters.".into()),
+        Some(SlugProblem::TooLong(_)) => Err("Slug must be at most 96 characters.".into()),
+        Some(SlugProblem::Shape) => Err("Slug must start and end with a letter or digit, contain only lowercase letters, digits, and single hyphens, and not contain consecutive hyphens.".into()),
+        Some(SlugProblem::Reserved) => Err(format!(
             "\"{slug}\" is reserved and cannot be used as a slug."
-        ));
+        )),
+        Some(SlugProblem::Protected(affix)) => Err(format!(
+            "\"{slug}\" uses the protected \"{affix}\" slug namespace. Choose a slug that does not start with \"{affix}-\" or end with \"-{affix}\"."
+        )),
     }
-    for affix in PROTECTED_AFFIXES {
-        if slug.starts_with(&format!("{affix}-")) || slug.ends_with(&format!("-{affix}")) {
-            return Err(format!(
-                "\"{slug}\" uses the protected \"{affix}\" slug namespace. Choose a slug that does not start with \"{affix}-\" or end with \"-{affix}\"."
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// True for lowercase alphanumerics with single inner hyphens.
-pub fn is_slug_shape(slug: &str) -> bool {
-    let bytes = slug.as_bytes();
-    !bytes.is_empty()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
-        && bytes[0] != b'-'
-        && bytes[bytes.len() - 1] != b'-'
-        && !slug.contains("--")
 }
 
 /// Normalises a slug from a path or query: trimmed, lowercase.
@@ -143,56 +41,6 @@ pub fn normalize_content_type(content_type: Option<&str>) -> Option<String> {
     (!value.is_empty() && printable).then_some(value)
 }
 
-/// Why a path was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PathProblem {
-    /// The path escapes the bundle or is malformed.
-    Invalid,
-    /// macOS metadata that is silently dropped.
-    Junk,
-    /// `skill-card.md`, which the registry generates.
-    SkillCard,
-}
-
-/// Normalises a bundle path: `/`-separated, relative, no `.`/`..`/empty segments, no
-/// backslashes, NULs or control characters, at most [`MAX_PATH_CHARS`].
-pub fn normalize_path(path: &str) -> Result<String, PathProblem> {
-    if path.is_empty()
-        || path.chars().count() > MAX_PATH_CHARS
-        || path.starts_with('/')
-        || path.contains('\\')
-        || path.chars().any(char::is_control)
-        || (path.len() >= 2 && path.as_bytes()[1] == b':')
-    {
-        return Err(PathProblem::Invalid);
-    }
-    let segments: Vec<&str> = path.split('/').collect();
-    if segments
-        .iter()
-        .any(|s| s.is_empty() || *s == "." || *s == "..")
-    {
-        return Err(PathProblem::Invalid);
-    }
-    let last = segments[segments.len() - 1];
-    if segments[0] == "__MACOSX" || last == ".DS_Store" || last.starts_with("._") {
-        return Err(PathProblem::Junk);
-    }
-    if path.eq_ignore_ascii_case("skill-card.md") {
-        return Err(PathProblem::SkillCard);
-    }
-    Ok(path.to_owned())
-}
-
-/// True when `path` names the root SKILL.md.
-pub fn is_skill_md(path: &str) -> bool {
-    matches!(path, "SKILL.md" | "skill.md" | "skills.md")
-}
-
-/// True when the bytes are text: valid UTF-8 without NUL bytes.
-pub fn is_text(bytes: &[u8]) -> bool {
-    memchr::memchr(0, bytes).is_none() && std::str::from_utf8(bytes).is_ok()
-}
-
 /// What the registry reads from SKILL.md.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SkillDocument {
@@ -200,6 +48,9 @@ pub struct SkillDocument {
     pub description: Option<String>,
     /// The `metadata` block, when present.
     pub metadata: Option<Value>,
+    /// Prompt-set files the frontmatter declares (`promptsets: [path, …]`), checked on
+    /// publish together with the sets under `examples/`.
+    pub prompt_sets: Vec<String>,
 }
 
 /// Parses SKILL.md's optional YAML frontmatter (`---` fenced at the top).
@@ -246,9 +97,19 @@ pub fn parse_skill_md(path: &str, text: &str) -> Result<SkillDocument, String> {
         .or_else(|| metadata.as_ref()?.get("description")?.as_str())
         .map(|text| text.trim().to_owned())
         .filter(|text| !text.is_empty());
+    let prompt_sets = match map.get("promptsets") {
+        Some(Value::String(path)) => vec![path.clone()],
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(SkillDocument {
         description,
         metadata,
+        prompt_sets,
     })
 }
 
@@ -380,91 +241,9 @@ pub fn normalize_tags(tags: &[String]) -> Vec<String> {
         .collect()
 }
 
-static COLLATOR: LazyLock<Option<CollatorBorrowed<'static>>> =
-    LazyLock::new(|| Collator::try_new(Default::default(), CollatorOptions::default()).ok());
-
-/// Compares paths as JavaScript's `localeCompare` does (ICU root collation, tertiary).
-pub fn locale_compare(left: &str, right: &str) -> Ordering {
-    match COLLATOR.as_ref() {
-        Some(collator) => collator.compare(left, right).then_with(|| left.cmp(right)),
-        None => left.cmp(right),
-    }
-}
-
-/// The bundle fingerprint: SHA-256 of `path:sha256` lines sorted by [`locale_compare`],
-/// joined with `\n`, without `skill-card.md` and empty entries.
-pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let mut entries: Vec<(&str, &str)> = files
-        .into_iter()
-        .filter(|(path, sha)| {
-            !path.is_empty() && !sha.is_empty() && !path.eq_ignore_ascii_case("skill-card.md")
-        })
-        .collect();
-    entries.sort_by(|a, b| locale_compare(a.0, b.0));
-    let text = entries
-        .iter()
-        .map(|(path, sha)| format!("{path}:{sha}"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    hex(&Sha256::digest(text.as_bytes()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fingerprint_matches_the_reference_vector() {
-        let files = [
-            (
-                "SKILL.md",
-                "a8e8200d901c04bdc796d5a3ca33c31ad8af71f374133e440230218a0b9f8196",
-            ),
-            (
-                "scripts/run.sh",
-                "5dbad7dd0b9b122dcd9956884390f4aac4738caba8ff53498a7ab6718b176c30",
-            ),
-        ];
-        assert_eq!(
-            fingerprint(files),
-            "190f48069d9311740d5d310171134a26d4bd3576ee02beb2c9376395f9813737"
-        );
-    }
-
-    #[test]
-    fn collation_matches_locale_compare() {
-        let mut paths = vec![
-            "Ab",
-            "aB",
-            "ab",
-            "a/b",
-            "a.b",
-            "a-b",
-            "a_b",
-            "9",
-            "10",
-            "_meta.json",
-        ];
-        paths.sort_by(|a, b| locale_compare(a, b));
-        assert_eq!(
-            paths,
-            [
-                "_meta.json",
-                "10",
-                "9",
-                "a_b",
-                "a-b",
-                "a.b",
-                "a/b",
-                "ab",
-                "aB",
-                "Ab"
-            ]
-        );
-        let mut names = vec!["SKILL.md", "scripts/x", "README.md", "readme.md"];
-        names.sort_by(|a, b| locale_compare(a, b));
-        assert_eq!(names, ["readme.md", "README.md", "scripts/x", "SKILL.md"]);
-    }
 
     #[test]
     fn slugs_follow_the_reference_rules() {

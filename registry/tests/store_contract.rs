@@ -35,6 +35,8 @@ fn version(
         verdict: "clean".into(),
         is_suspicious: false,
         is_malware_blocked: false,
+        prompt_sets_json: None,
+        prompt_sets_status: None,
         tags: tags.iter().map(|t| (*t).to_owned()).collect(),
         files: vec![FileRow {
             path: "SKILL.md".into(),
@@ -263,6 +265,7 @@ async fn contract(store: Arc<dyn Store>) {
         after,
         limit: 2,
         non_suspicious_only: false,
+        valid_prompt_sets_only: false,
         prefix: None,
         trending_since: 0,
     };
@@ -308,6 +311,7 @@ async fn contract(store: Arc<dyn Store>) {
             limit: 10,
             highlighted_only: false,
             non_suspicious_only: false,
+            valid_prompt_sets_only: false,
         })
         .await
         .expect("search");
@@ -319,6 +323,7 @@ async fn contract(store: Arc<dyn Store>) {
             limit: 10,
             highlighted_only: false,
             non_suspicious_only: false,
+            valid_prompt_sets_only: false,
         })
         .await
         .expect("search");

@@ -124,6 +124,9 @@ struct Filled {
     intent: Intent,
     text: String,
     tokens: BTreeSet<String>,
+    /// The tokens without the words of any audience or market: two prompts whose
+    /// skeletons match ask the same question for another audience or place.
+    skeleton: BTreeSet<String>,
     product_line: Option<String>,
     customer: String,
     market: String,
@@ -375,14 +378,18 @@ impl Generator {
                 if !obeys_layer(&variant.text, layer, fill.brief, fill.language) {
                     continue;
                 }
+                if fill.language == "en" && repeats_a_word(&variant.text, fill.brief) {
+                    continue;
+                }
                 let candidate_tokens = tokens(&variant.text);
                 if candidate_tokens.len() < 4 {
                     continue;
                 }
-                if taken
-                    .iter()
-                    .any(|t| similarity(&t.tokens, &candidate_tokens) >= NEAR_DUPLICATE)
-                {
+                let skeleton = fill.skeleton(&candidate_tokens);
+                if taken.iter().any(|t| {
+                    similarity(&t.tokens, &candidate_tokens) >= NEAR_DUPLICATE
+                        || similarity(&t.skeleton, &skeleton) >= SAME_QUESTION
+                }) {
                     continue;
                 }
                 return Ok(Some(Filled {
@@ -391,6 +398,7 @@ impl Generator {
                     intent: variant.intent,
                     text: variant.text,
                     tokens: candidate_tokens,
+                    skeleton,
                     product_line: values.product_line,
                     customer: values.customer,
                     market: values.market,
@@ -408,6 +416,24 @@ fn fallback_index(stage: FunnelStage) -> usize {
         FunnelStage::Mofu => 1,
         FunnelStage::Bofu => 2,
     }
+}
+
+/// Whether a content word (five letters or more) comes twice outside the brand's and
+/// rivals' names: `the best home cooking recipes for home cooks` says it twice, which
+/// no one types.
+fn repeats_a_word(text: &str, brief: &Brief) -> bool {
+    let mut rest = text.to_lowercase();
+    for name in std::iter::once(&brief.brand_name).chain(brief.competitors.iter().map(|c| &c.name))
+    {
+        let name = name.trim().to_lowercase();
+        if !name.is_empty() {
+            rest = rest.replace(&name, " ");
+        }
+    }
+    let mut seen = BTreeSet::new();
+    rest.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 5)
+        .any(|w| !seen.insert(w.trim_end_matches('s').to_owned()))
 }
 
 /// Words that make a prompt a comparison even without a rival's name.
@@ -473,6 +499,11 @@ pub fn layer_counts(topics: usize, per_topic: usize) -> Vec<[usize; 3]> {
     counts
 }
 
+/// Skeletons at least this similar are the same question asked for another audience or
+/// market ("X vs Y: which is better for parents?" beside "... for students?"), which an
+/// analyst reads as a duplicate even though the full texts differ by a few words.
+const SAME_QUESTION: f64 = 0.85;
+
 struct FillContext<'a> {
     brief: &'a Brief,
     topic: &'a PlannedTopic,
@@ -504,6 +535,18 @@ fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
 }
 
 impl FillContext<'_> {
+    /// `tokens` without the words of the brief's audiences and markets.
+    fn skeleton(&self, tokens: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut drop: BTreeSet<String> = BTreeSet::new();
+        for audience in &self.plan.lexicon.audiences {
+            drop.extend(text::tokens(audience));
+        }
+        for market in &self.brief.target_markets {
+            drop.extend(text::tokens(&phrasing::place(&place_name(market)).locative));
+        }
+        tokens.difference(&drop).cloned().collect()
+    }
+
     fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
         let brief = self.brief;
         let topic = self.topic;
@@ -665,6 +708,17 @@ impl SlotValues {
                 &format!("platforms for {verb_ing} {}", product.bare),
                 fill.keep,
             ),
+            // A topic about one product line speaks of those who provide that line
+            // (`contract engineering staffing providers`), not of the whole offering.
+            // Content sites compete as sites whatever the format (`personal finance
+            // advice sites`, not `podcast sites`).
+            _ if model != crate::brief::BusinessModel::ContentMedia
+                && self.product_line.is_some()
+                && fill.topic.related_product_lines.len() == 1
+                && product.bare != offer.bare =>
+            {
+                topics::provider_noun(product, model, fill.keep)
+            }
             _ => topics::provider_noun(offer, model, fill.keep),
         };
         let providers = if product.is_agent() {
@@ -718,6 +772,15 @@ impl SlotValues {
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
+            // Content a person subscribes to or follows (a newsletter, a podcast), as
+            // against content they read or use (recipes, reviews, advice).
+            c_source => phrasing::is_content_source(&product.bare),
+            // Content that recommends or judges, where sponsorship and bias matter.
+            c_opinion => phrasing::is_opinion_content(&offer.bare),
+            // Disposable goods: no warranty or service life.
+            consumable => phrasing::is_consumable(&product.bare) || phrasing::is_consumable(&offer.bare),
+            // Local practitioners compared by reviews and distance.
+            local => phrasing::is_local_practice(&offer.bare),
             provider => &providers.modifier,
             provider_one => providers.one.as_deref().unwrap_or_default(),
             verb => verb,

@@ -472,8 +472,10 @@ const AUDIENCE_CUTS: &[&str] = &[
     " working ",
 ];
 
-/// Post-modifiers dropped only from long descriptions (`procurement managers in oil and
-/// gas` → `procurement managers`, but `CTOs at Series A startups` stays).
+/// Post-modifiers dropped only from descriptions of five words or more (`procurement
+/// managers in oil and gas` → `procurement managers`, `home cooks on a budget` → `home
+/// cooks`), the length at which the lint's `pasted-audience` rule reads a phrase as the
+/// brief's description rather than what people say; `families in Melbourne` stays.
 const AUDIENCE_LONG_CUTS: &[&str] = &[" at ", " in ", " of ", " on ", " with ", " from "];
 
 /// Heads too vague to stand alone as an audience.
@@ -500,7 +502,7 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
         }
     }
     let mut short = text[..cut].trim().to_owned();
-    if short.split_whitespace().count() > 5 {
+    if short.split_whitespace().count() >= 5 {
         let padded = format!("{short} ");
         let mut cut = short.len();
         for marker in AUDIENCE_LONG_CUTS {
@@ -514,6 +516,116 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
         return text;
     }
     short
+}
+
+/// Whether content of this name is a source people subscribe to or follow (a
+/// newsletter, podcast, channel, course, magazine or app) rather than what such sources
+/// publish (recipes, reviews, advice).
+pub fn is_content_source(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    [
+        "newsletter",
+        "podcast",
+        "channel",
+        "course",
+        "magazine",
+        "app",
+        "blog",
+        "show",
+        "video",
+    ]
+    .iter()
+    .any(|w| lower.split_whitespace().any(|word| word.starts_with(w)))
+}
+
+/// Whether content of this name recommends or judges (reviews, news, advice, ratings),
+/// so that sponsorship, bias and accuracy are what readers worry about; recipes and
+/// how-to guides are judged by whether they work.
+pub fn is_opinion_content(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    [
+        "review",
+        "news",
+        "advice",
+        "rating",
+        "comparison",
+        "analysis",
+        "opinion",
+        "finance",
+        "invest",
+        "money",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// Whether manufactured goods of this name are used up or thrown away (packaging, cups,
+/// labels, gloves, filters), so that warranties, service life and project
+/// specifications do not apply; batches, consistency and certificates do.
+pub fn is_consumable(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    [
+        "packaging",
+        "container",
+        "cup",
+        "bag",
+        "label",
+        "film",
+        "wrap",
+        "glove",
+        "wipe",
+        "napkin",
+        "straw",
+        "cutlery",
+        "tray",
+        "carton",
+        "box",
+        "filter",
+        "tape",
+        "disposable",
+        "compostable",
+        "single-use",
+        "ink",
+        "consumable",
+    ]
+    .iter()
+    .any(|w| {
+        lower
+            .split(|c: char| !c.is_alphanumeric() && c != '-')
+            .any(|word| word.starts_with(w))
+    })
+}
+
+/// Whether the providers are local practitioners people visit or call out (dentists,
+/// clinics, plumbers), who are compared by reviews and distance, not as national
+/// "market leaders" or "up-and-coming" names.
+pub fn is_local_practice(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    [
+        "dentist",
+        "dental",
+        "clinic",
+        "doctor",
+        "physio",
+        "chiropract",
+        "optician",
+        "optometrist",
+        "vet",
+        "salon",
+        "barber",
+        "plumber",
+        "electrician",
+        "locksmith",
+        "mechanic",
+        "garage",
+        "gp",
+        "pharmac",
+        "osteopath",
+        "therapist",
+        "tutor",
+    ]
+    .iter()
+    .any(|w| lower.split_whitespace().any(|word| word.starts_with(w)))
 }
 
 /// Whether a marketplace audience is on the supply side (hosts, tradespeople, sellers,
@@ -759,9 +871,11 @@ mod tests {
             short_audience("HR managers at companies with 50 to 500 employees", &[]),
             "HR managers"
         );
+        assert_eq!(short_audience("CTOs at Series A startups", &[]), "CTOs");
+        assert_eq!(short_audience("home cooks on a budget", &[]), "home cooks");
         assert_eq!(
-            short_audience("CTOs at Series A startups", &[]),
-            "CTOs at Series A startups"
+            short_audience("families in Melbourne", &[]),
+            "families in Melbourne"
         );
         assert_eq!(short_audience("freelancers", &[]), "freelancers");
         assert_eq!(

@@ -68,6 +68,10 @@ pub struct Context {
     pub product_lines: Vec<String>,
     /// Competitor names.
     pub competitors: Vec<String>,
+    /// The brief's category (`optional_context.category`), also listed among the
+    /// product lines: the umbrella of every line, so a prompt about it is general
+    /// rather than about another line.
+    pub category: Option<String>,
 }
 
 impl Context {
@@ -78,12 +82,13 @@ impl Context {
             .iter()
             .map(|l| l.name.clone())
             .collect();
-        if let Some(category) = brief
+        let category = brief
             .optional_context
             .get("category")
             .and_then(|v| v.as_str())
-        {
-            product_lines.push(category.to_owned());
+            .map(str::to_owned);
+        if let Some(category) = &category {
+            product_lines.push(category.clone());
         }
         Context {
             model: business::interpret(brief.business_model.as_str()),
@@ -93,6 +98,7 @@ impl Context {
             channels: brief.priority_channels.clone(),
             product_lines,
             competitors: brief.competitors.iter().map(|c| c.name.clone()).collect(),
+            category,
         }
     }
 
@@ -126,6 +132,7 @@ impl Context {
             channels: Vec::new(),
             product_lines,
             competitors: competitors.to_vec(),
+            category: None,
         }
     }
 
@@ -2181,9 +2188,14 @@ fn off_topic(prompt: &str, topic: &str, context: &Context, push: &mut Push<'_>) 
         }
         // Competitor topics may compare with others; only a prompt about another
         // product line entirely, or about another competitor alone, drifts.
+        let umbrella = |name: &str| context.category.as_deref() == Some(name);
+        // A topic about the whole category covers every line in it.
+        if umbrella(own) {
+            continue;
+        }
         if let Some(other) = all
             .iter()
-            .find(|n| **n != *own && mentions_name(&normalized, n))
+            .find(|n| **n != *own && !umbrella(n) && mentions_name(&normalized, n))
         {
             push(
                 "off-topic",
@@ -2208,6 +2220,7 @@ mod tests {
             channels: vec![],
             product_lines: vec!["Product analytics".into(), "Attribution dashboards".into()],
             competitors: vec!["Mixpanel".into(), "Amplitude".into()],
+            category: None,
         }
     }
 

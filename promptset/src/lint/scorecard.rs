@@ -266,6 +266,7 @@ pub(crate) fn score(set: &PromptSet<'_>, facts: &Facts, findings: &[Finding]) ->
             detail: part.detail.clone(),
         });
     }
+    misfit_penalty(facts, &mut sums, &mut subs);
     for (sub, sum) in subs.iter_mut().zip(sums) {
         // A hair of tolerance so that 14.999999 from float sums counts as 15.
         sub.score = ((sum + 1e-9).round() as u32).min(sub.max);
@@ -369,6 +370,45 @@ pub(crate) fn score(set: &PromptSet<'_>, facts: &Facts, findings: &[Finding]) ->
         keep_doing,
         fix_next,
         recommended_actions,
+    }
+}
+
+/// How much of "prompt quality" and "business-model fit" a set keeps when some of its
+/// prompts have misfits (wrong framing for the business, broken English, pasted brief
+/// text): `1 - 2.5 × share`, floored at 0. The two sub-scores are worth 35 of 100, so a
+/// set in which one prompt in five has a misfit keeps half of them and cannot reach 85
+/// however good the rest is; a set without misfits keeps all.
+fn misfit_factor(with_misfits: usize, total: usize) -> f64 {
+    (1.0 - 2.5 * ratio(with_misfits, total)).max(0.0)
+}
+
+/// Scales "business-model fit" and "prompt quality" down by [`misfit_factor`] and says
+/// so in a check of each, with the points lost as negative points.
+fn misfit_penalty(facts: &Facts, sums: &mut [f64; 7], subs: &mut [SubScore]) {
+    const PENALISED: [usize; 2] = [3, 4];
+    let total = facts.prompt_count();
+    let with_misfits = facts
+        .prompts
+        .iter()
+        .filter(|p| !p.misfits.is_empty())
+        .count();
+    let factor = misfit_factor(with_misfits, total);
+    if with_misfits == 0 {
+        return;
+    }
+    for sub in PENALISED {
+        let lost = sums[sub] * (1.0 - factor);
+        sums[sub] -= lost;
+        subs[sub].checks.push(Check {
+            name: "prompts an analyst would keep".to_owned(),
+            points: -round1(lost),
+            max: 0.0,
+            detail: format!(
+                "{with_misfits} of {total} prompts have misfits (see the misfit rules); {} keeps {:.0} % of its points",
+                SUB_NAMES[sub],
+                factor * 100.0
+            ),
+        });
     }
 }
 

@@ -1,11 +1,12 @@
-//! The registry's rules for a skill bundle, checked on the author's machine before
-//! anything is uploaded: slugs, paths, text-only files, sizes and counts, and the bundle
-//! fingerprint that `GET /api/v1/resolve` compares.
+//! The registry's rules for a skill bundle, in one place: slugs, paths, text-only files,
+//! sizes and counts, and the bundle fingerprint that `GET /api/v1/resolve` compares.
 //!
-//! The values mirror what the registry enforces on publish (10 MB per file, 50 MB per
-//! bundle, 1000 files, 500-character relative paths, UTF-8 text without NUL bytes,
-//! `skill-card.md` reserved). They are repeated here rather than imported because the
-//! dependency runs registry → promptset, never the other way.
+//! The registry enforces these on publish (its `bundle` module calls this one, adding its
+//! own reference-worded messages) and `promptset skill pack` checks them on the author's
+//! machine before anything is uploaded, so the two agree by construction: 10 MB per file,
+//! 50 MB per bundle, 1000 files, 500-character relative paths, UTF-8 text without NUL
+//! bytes, `skill-card.md` reserved. The dependency runs registry → promptset, so the rules
+//! live here.
 
 use std::cmp::Ordering;
 use std::sync::LazyLock;
@@ -22,9 +23,11 @@ pub const MAX_BUNDLE_BYTES: u64 = 50 * 1024 * 1024;
 pub const MAX_FILES: usize = 1000;
 /// Longest relative path, in characters.
 pub const MAX_PATH_CHARS: usize = 500;
+/// Most tags one publish may set.
+pub const MAX_TAGS: usize = 32;
 
 /// Slugs the registry keeps for its own pages and brands.
-const RESERVED_SLUGS: &[&str] = &[
+pub const RESERVED_SLUGS: &[&str] = &[
     "about",
     "admin",
     "api",
@@ -78,7 +81,7 @@ const RESERVED_SLUGS: &[&str] = &[
 ];
 
 /// Words a slug may not start or end with (`<word>-…`, `…-<word>`).
-const PROTECTED_AFFIXES: &[&str] = &[
+pub const PROTECTED_AFFIXES: &[&str] = &[
     "openclaw",
     "clawhub",
     "clawd",
@@ -92,41 +95,120 @@ const PROTECTED_AFFIXES: &[&str] = &[
     "moderator",
 ];
 
-/// Checks a skill name as the registry checks a new slug; the error is a sentence.
-pub fn check_slug(slug: &str) -> Result<(), String> {
+/// Why a new slug is refused; each caller words it for its own audience.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlugProblem {
+    /// Empty.
+    Empty,
+    /// Fewer than 3 characters.
+    TooShort,
+    /// More than 96 characters (the count is given).
+    TooLong(usize),
+    /// Not lowercase letters, digits and single inner hyphens.
+    Shape,
+    /// One of [`RESERVED_SLUGS`].
+    Reserved,
+    /// Starts with `<affix>-` or ends with `-<affix>` for a [`PROTECTED_AFFIXES`] word.
+    Protected(&'static str),
+}
+
+/// True for lowercase alphanumerics with single inner hyphens.
+pub fn is_slug_shape(slug: &str) -> bool {
+    let bytes = slug.as_bytes();
+    !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+        && bytes[0] != b'-'
+        && bytes[bytes.len() - 1] != b'-'
+        && !slug.contains("--")
+}
+
+/// What is wrong with `slug` as a new slug, checked in the registry's order.
+pub fn slug_problem(slug: &str) -> Option<SlugProblem> {
     let length = slug.chars().count();
+    if length == 0 {
+        return Some(SlugProblem::Empty);
+    }
     if length < 3 {
-        return Err(format!(
-            "`{slug}` is too short: a name needs 3 to 96 characters"
-        ));
+        return Some(SlugProblem::TooShort);
     }
     if length > 96 {
-        return Err(format!(
-            "the name is {length} characters long; at most 96 are allowed"
-        ));
+        return Some(SlugProblem::TooLong(length));
     }
-    let shaped = slug
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !slug.starts_with('-')
-        && !slug.ends_with('-')
-        && !slug.contains("--");
-    if !shaped {
-        return Err(format!(
-            "`{slug}` is not a valid name: use lowercase letters, digits and single hyphens, starting and ending with a letter or digit"
-        ));
+    if !is_slug_shape(slug) {
+        return Some(SlugProblem::Shape);
     }
     if RESERVED_SLUGS.contains(&slug) {
-        return Err(format!("`{slug}` is reserved by the registry"));
+        return Some(SlugProblem::Reserved);
     }
-    for affix in PROTECTED_AFFIXES {
-        if slug.starts_with(&format!("{affix}-")) || slug.ends_with(&format!("-{affix}")) {
-            return Err(format!(
-                "`{slug}` uses the protected `{affix}` namespace: it may not start with `{affix}-` or end with `-{affix}`"
-            ));
-        }
+    PROTECTED_AFFIXES
+        .iter()
+        .find(|affix| {
+            slug.starts_with(&format!("{affix}-")) || slug.ends_with(&format!("-{affix}"))
+        })
+        .map(|affix| SlugProblem::Protected(affix))
+}
+
+/// Checks a skill name as the registry checks a new slug; the error is a sentence.
+pub fn check_slug(slug: &str) -> Result<(), String> {
+    match slug_problem(slug) {
+        None => Ok(()),
+        Some(SlugProblem::Empty | SlugProblem::TooShort) => Err(format!(
+            "`{slug}` is too short: a name needs 3 to 96 characters"
+        )),
+        Some(SlugProblem::TooLong(length)) => Err(format!(
+            "the name is {length} characters long; at most 96 are allowed"
+        )),
+        Some(SlugProblem::Shape) => Err(format!(
+            "`{slug}` is not a valid name: use lowercase letters, digits and single hyphens, starting and ending with a letter or digit"
+        )),
+        Some(SlugProblem::Reserved) => Err(format!("`{slug}` is reserved by the registry")),
+        Some(SlugProblem::Protected(affix)) => Err(format!(
+            "`{slug}` uses the protected `{affix}` namespace: it may not start with `{affix}-` or end with `-{affix}`"
+        )),
     }
-    Ok(())
+}
+
+/// Why the registry refuses or drops a path on publish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathProblem {
+    /// The path escapes the bundle or is malformed.
+    Invalid,
+    /// macOS metadata that is silently dropped.
+    Junk,
+    /// `skill-card.md`, which the registry generates.
+    SkillCard,
+}
+
+/// Normalises a bundle path as the registry does on publish: `/`-separated, relative, no
+/// `.`/`..`/empty segments, no backslashes, NULs or control characters, no drive letter,
+/// at most [`MAX_PATH_CHARS`].
+pub fn normalize_path(path: &str) -> Result<String, PathProblem> {
+    if path.is_empty()
+        || path.chars().count() > MAX_PATH_CHARS
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path.chars().any(char::is_control)
+        || (path.len() >= 2 && path.as_bytes()[1] == b':')
+    {
+        return Err(PathProblem::Invalid);
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    if segments
+        .iter()
+        .any(|s| s.is_empty() || *s == "." || *s == "..")
+    {
+        return Err(PathProblem::Invalid);
+    }
+    let last = segments[segments.len() - 1];
+    if segments[0] == "__MACOSX" || last == ".DS_Store" || last.starts_with("._") {
+        return Err(PathProblem::Junk);
+    }
+    if path.eq_ignore_ascii_case("skill-card.md") {
+        return Err(PathProblem::SkillCard);
+    }
+    Ok(path.to_owned())
 }
 
 /// Why the registry would not take a path.
@@ -166,12 +248,16 @@ pub fn judge_path(path: &str) -> PathVerdict {
     if segments.iter().any(|segment| segment.is_empty()) {
         return PathVerdict::Refuse("the path has an empty segment".into());
     }
-    if path.eq_ignore_ascii_case("skill-card.md") {
-        return PathVerdict::Refuse(
+    match normalize_path(path) {
+        Ok(_) => PathVerdict::Publish,
+        Err(PathProblem::Junk) => PathVerdict::Skip,
+        Err(PathProblem::SkillCard) => PathVerdict::Refuse(
             "`skill-card.md` is generated by the registry and cannot be published".into(),
-        );
+        ),
+        Err(PathProblem::Invalid) => {
+            PathVerdict::Refuse("the path is not a plain relative path inside the skill".into())
+        }
     }
-    PathVerdict::Publish
 }
 
 /// Whether `path` is the root SKILL.md (the registry also takes `skill.md` and `skills.md`).
@@ -189,7 +275,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
@@ -249,6 +336,38 @@ mod tests {
         assert_eq!(
             fingerprint(files),
             "190f48069d9311740d5d310171134a26d4bd3576ee02beb2c9376395f9813737"
+        );
+    }
+
+    #[test]
+    fn collation_matches_locale_compare() {
+        let mut paths = vec![
+            "Ab",
+            "aB",
+            "ab",
+            "a/b",
+            "a.b",
+            "a-b",
+            "a_b",
+            "9",
+            "10",
+            "_meta.json",
+        ];
+        paths.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(
+            paths,
+            [
+                "_meta.json",
+                "10",
+                "9",
+                "a_b",
+                "a-b",
+                "a.b",
+                "a/b",
+                "ab",
+                "aB",
+                "Ab"
+            ]
         );
     }
 

@@ -176,6 +176,8 @@ pub struct SkillRow {
     pub latest_changelog: Option<String>,
     /// Runtime metadata of the latest version (JSON text).
     pub latest_metadata_json: Option<String>,
+    /// Prompt-set status of the latest version: `valid`, `invalid`, or none without sets.
+    pub prompt_sets_status: Option<String>,
 }
 
 /// A skill with the extra columns of the detail view.
@@ -225,6 +227,8 @@ pub struct VersionRow {
     pub created_at: i64,
     /// Withdrawal time, Unix ms.
     pub soft_deleted_at: Option<i64>,
+    /// Prompt-set check (JSON of `skills::promptsets::PromptSetsReport`), none without sets.
+    pub prompt_sets_json: Option<String>,
 }
 
 /// A stored file of a version.
@@ -271,6 +275,10 @@ pub struct NewVersion {
     pub is_suspicious: bool,
     /// Verdict is malicious.
     pub is_malware_blocked: bool,
+    /// Prompt-set check (JSON text), none when the bundle has no prompt sets.
+    pub prompt_sets_json: Option<String>,
+    /// `valid` / `invalid` of that check, none without prompt sets.
+    pub prompt_sets_status: Option<String>,
     /// Tags to point at the new version (without `latest`).
     pub tags: Vec<String>,
     /// Files in stored order.
@@ -411,6 +419,8 @@ pub struct ListQuery {
     pub limit: i64,
     /// Drop suspicious skills.
     pub non_suspicious_only: bool,
+    /// Only skills whose latest version has prompt sets that all validate.
+    pub valid_prompt_sets_only: bool,
     /// Literal slug prefix (name order only).
     pub prefix: Option<String>,
     /// Lower bound of the trending window, Unix ms.
@@ -428,4 +438,6 @@ pub struct SearchQuery {
     pub highlighted_only: bool,
     /// Drop suspicious skills.
     pub non_suspicious_only: bool,
+    /// Only skills whose latest version has prompt sets that all validate.
+    pub valid_prompt_sets_only: bool,
 }

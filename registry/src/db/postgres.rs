@@ -155,6 +155,10 @@ async fn search_skills(pool: &PgPool, query: &SearchQuery) -> Result<Vec<SearchR
                SELECT s.id, \
                (ts_rank_cd(s.search_document, to_tsquery('simple', $1), 1) * 10)::float8 AS text_rank \
                FROM skills s WHERE s.search_document @@ to_tsquery('simple', $1) AND {LISTED}{filters} \
+    if query.valid_prompt_sets_only {
+        filters.push_str(" AND ");
+        filters.push_str(skills::VALID_PROMPT_SETS);
+    }
                ORDER BY text_rank DESC, s.id DESC LIMIT $2 \
              ) top JOIN skills s ON s.id = top.id {SKILL_JOINS} \
              ORDER BY top.text_rank DESC, s.id DESC"

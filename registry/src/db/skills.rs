@@ -20,7 +20,8 @@ pub const SKILL_COLUMNS: &str = "s.id, s.slug, s.owner_id, u.handle AS owner_han
     s.highlighted, s.is_suspicious, s.is_malware_blocked, s.moderation_version_id, \
     s.moderation_updated_at, s.soft_deleted_at, s.hidden_at, s.created_at, s.updated_at, s.latest_version_id, \
     lv.version AS latest_version, lv.created_at AS latest_created_at, \
-    lv.changelog AS latest_changelog, lv.metadata_json AS latest_metadata_json";
+    lv.changelog AS latest_changelog, lv.metadata_json AS latest_metadata_json, \
+    s.prompt_sets_status";
 
 /// Joins behind [`SKILL_COLUMNS`].
 pub const SKILL_JOINS: &str =
@@ -31,8 +32,12 @@ pub const SKILL_JOINS: &str =
 pub const LISTED: &str = "s.soft_deleted_at IS NULL AND s.hidden_at IS NULL \
     AND NOT s.is_malware_blocked AND s.latest_version_id IS NOT NULL";
 
+/// The `validPromptSetsOnly` filter: the latest version has prompt sets, all valid.
+pub const VALID_PROMPT_SETS: &str = "s.prompt_sets_status = 'valid'";
+
 const VERSION_COLUMNS: &str = "v.id, v.skill_id, v.version, v.changelog, v.changelog_source, \
-    v.fingerprint, v.scan_json, v.verdict, v.published_by, v.created_at, v.soft_deleted_at";
+    v.fingerprint, v.scan_json, v.verdict, v.published_by, v.created_at, v.soft_deleted_at, \
+    v.prompt_sets_json";
 
 /// Publishes a version in one transaction (skill row, version, files, tags, tickets, index).
 pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOutcome, DbError> {
@@ -92,8 +97,9 @@ pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOut
     }
     let (version_id,): (i64,) = sqlx::query_as(
         "INSERT INTO skill_versions (skill_id, version, changelog, changelog_source, fingerprint, \
-         summary, skill_md, metadata_json, scan_json, verdict, published_by, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+         summary, skill_md, metadata_json, scan_json, verdict, published_by, created_at, \
+         prompt_sets_json) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
     )
     .bind(skill_id)
     .bind(&new.version)
@@ -107,6 +113,7 @@ pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOut
     .bind(&new.verdict)
     .bind(new.user_id)
     .bind(new.now)
+    .bind(&new.prompt_sets_json)
     .fetch_one(&mut *tx)
     .await?;
     for (position, file) in new.files.iter().enumerate() {
@@ -161,7 +168,8 @@ pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOut
     if latest {
         sqlx::query(
             "UPDATE skills SET latest_version_id = $1, display_name = $2, summary = $3, \
-             tags_json = $4, versions_count = versions_count + 1, updated_at = $5 WHERE id = $6",
+             tags_json = $4, versions_count = versions_count + 1, updated_at = $5, \
+             prompt_sets_status = $7 WHERE id = $6",
         )
         .bind(version_id)
         .bind(&new.display_name)
@@ -169,6 +177,7 @@ pub async fn publish_version(pool: &Pool, new: &NewVersion) -> Result<PublishOut
         .bind(&tags_json)
         .bind(new.now)
         .bind(skill_id)
+        .bind(&new.prompt_sets_status)
         .execute(&mut *tx)
         .await?;
     } else {
@@ -247,6 +256,9 @@ fn list_sql(query: &ListQuery) -> String {
     let mut from = format!("skills s {SKILL_JOINS}");
     let order = match query.sort {
         ListSort::Name => {
+    if query.valid_prompt_sets_only {
+        conditions.push(VALID_PROMPT_SETS.to_owned());
+    }
             if matches!(query.after, Some(Seek::Slug(_))) {
                 conditions.push(format!("s.slug > ${next}"));
                 next += 1;

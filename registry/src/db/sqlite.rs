@@ -175,6 +175,10 @@ async fn search_skills(pool: &SqlitePool, query: &SearchQuery) -> Result<Vec<Sea
     let sql = format!(
         "SELECT {SKILL_COLUMNS}, -top.score AS text_rank FROM ( \
                SELECT s.id, bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS score \
+    if query.valid_prompt_sets_only {
+        filters.push_str(" AND ");
+        filters.push_str(skills::VALID_PROMPT_SETS);
+    }
                FROM skills_search JOIN skills s ON s.id = skills_search.rowid \
                WHERE skills_search MATCH $1 AND {LISTED}{filters} \
                ORDER BY score, s.id DESC LIMIT $2 \

@@ -721,6 +721,7 @@ pub async fn trending(State(state): State<AppState>, params: Params) -> AppResul
             after: None,
             limit,
             non_suspicious_only: false,
+            valid_prompt_sets_only: false,
             prefix: None,
             trending_since: chrono::Utc::now().timestamp_millis() - TRENDING_WINDOW_MS,
         })

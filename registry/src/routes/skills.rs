@@ -16,8 +16,8 @@ use crate::error::{AppError, AppResult};
 use crate::extract::{AppPath, Params};
 use crate::pagination;
 use crate::policy::{self, SkillAction};
-use crate::routes::{cached_json, json_ok, views};
-use crate::skills::Visibility;
+use crate::routes::{base_url, cached_json, json_ok, views};
+use crate::skills::{Visibility, promptsets};
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
 const VERSION_NOT_FOUND: &str = "Version not found";
@@ -150,8 +150,8 @@ fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank: f64) -> f
     score + ((1.0 + popularity).log10() / 4.0).min(0.5)
 }
 
-fn search_result(row: &SkillRow, score: f64) -> Value {
-    json!({
+fn search_result(row: &SkillRow, score: f64, base: &str) -> Value {
+    let result = json!({
         "score": score,
         "slug": row.slug,
         // Installing agents drop rows without a source (openclaw reads `source` and the
@@ -168,7 +168,9 @@ fn search_result(row: &SkillRow, score: f64) -> Value {
             "displayName": row.owner_display_name,
             "image": row.owner_image,
         },
-    })
+        "promptSets": views::prompt_sets_marker(row),
+    });
+    views::with_canonical_url(result, base, row)
 }
 
 /// Text search over skills.
@@ -182,21 +184,26 @@ fn search_result(row: &SkillRow, score: f64) -> Value {
     ),
     responses((status = 200, description = "results, best first", content_type = "application/json"),
               (status = 400, description = "invalid parameter", body = String, content_type = "text/plain")))]
+        ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
 pub async fn search_skills(
     State(state): State<AppState>,
     uri: Uri,
     params: Params,
 ) -> AppResult<Response> {
-    cached_json(&state, &uri, search_body(&state, &params)).await
+    let base = base_url(&state, &headers);
+    let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
+    cached_json(&state, &key, search_body(&state, &params, &base)).await
+    headers: HeaderMap,
 }
 
-async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
+async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult<Value> {
     let limit = params.clamped("limit", 10, 1, 100)?;
     let highlighted_only = params.flag("highlightedOnly")? || params.flag("approvedOnly")?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
     let exact = match params.text("mode") {
         None => false,
         Some(mode) if mode.eq_ignore_ascii_case("exact") => true,
+    let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
         Some(_) => return Err(AppError::bad_request("Invalid search mode")),
     };
     let query = params.text("q").unwrap_or("");
@@ -212,7 +219,10 @@ async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
                     && (!highlighted_only || detail.skill.highlighted) =>
             {
                 let score = relevance(query, &search_terms(query), &detail.skill, 1.0);
-                vec![search_result(&detail.skill, score)]
+                    && (!valid_prompt_sets_only
+                        || detail.skill.prompt_sets_status.as_deref()
+                            == Some(crate::skills::promptsets::STATUS_VALID))
+                vec![search_result(&detail.skill, score, base)]
             }
             _ => Vec::new(),
         };
@@ -229,6 +239,7 @@ async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
         })
         .await?;
     let mut scored: Vec<(f64, SkillRow)> = candidates
+            valid_prompt_sets_only,
         .into_iter()
         .map(|hit| {
             (
@@ -245,7 +256,7 @@ async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
     let results: Vec<Value> = scored
         .iter()
         .take(usize::try_from(limit).unwrap_or(10))
-        .map(|(score, row)| search_result(row, *score))
+        .map(|(score, row)| search_result(row, *score, base))
         .collect();
     Ok(json!({ "results": results }))
 }
@@ -261,20 +272,25 @@ async fn search_body(state: &AppState, params: &Params) -> AppResult<Value> {
     ),
     responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
               (status = 400, description = "invalid sort or parameter", body = String, content_type = "text/plain")))]
+        ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
 pub async fn list_skills(
     State(state): State<AppState>,
     uri: Uri,
     params: Params,
 ) -> AppResult<Response> {
-    cached_json(&state, &uri, list_body(&state, &params)).await
+    let base = base_url(&state, &headers);
+    let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
+    cached_json(&state, &key, list_body(&state, &params, &base)).await
+    headers: HeaderMap,
 }
 
-async fn list_body(state: &AppState, params: &Params) -> AppResult<Value> {
+async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<Value> {
     let limit = params.clamped("limit", 25, 1, 200)?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
     let prefix = match params.text("prefix") {
         None => None,
         Some(prefix) => {
+    let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
             let prefix = prefix.to_lowercase();
             let valid = prefix.len() <= 96
                 && prefix.as_bytes()[0].is_ascii_alphanumeric()
@@ -309,6 +325,7 @@ async fn list_body(state: &AppState, params: &Params) -> AppResult<Value> {
             prefix,
             trending_since: chrono::Utc::now().timestamp_millis() - TRENDING_WINDOW_MS,
         })
+            valid_prompt_sets_only,
         .await?;
     let page = usize::try_from(limit).unwrap_or(25);
     let more = rows.len() > page;
@@ -319,7 +336,10 @@ async fn list_body(state: &AppState, params: &Params) -> AppResult<Value> {
         }
         _ => None,
     };
-    let items: Vec<Value> = rows.iter().map(views::list_item).collect();
+    let items: Vec<Value> = rows
+        .iter()
+        .map(|row| views::with_canonical_url(views::list_item(row), base, row))
+        .collect();
     Ok(json!({ "items": items, "nextCursor": next_cursor }))
 }
 
@@ -335,10 +355,18 @@ pub async fn get_skill(
     AppPath(slug): AppPath<String>,
     params: Params,
 ) -> AppResult<Response> {
-    cached_json(&state, &uri, skill_body(&state, &slug, &params)).await
+    headers: HeaderMap,
+    let base = base_url(&state, &headers);
+    let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
+    cached_json(&state, &key, skill_body(&state, &slug, &params, &base)).await
 }
 
-async fn skill_body(state: &AppState, slug: &str, params: &Params) -> AppResult<Value> {
+async fn skill_body(
+    state: &AppState,
+    slug: &str,
+    params: &Params,
+    base: &str,
+) -> AppResult<Value> {
     let detail = find_public_skill(state, slug, params).await?;
     if detail.skill.is_malware_blocked {
         return Err(AppError::not_found(SKILL_NOT_FOUND));
@@ -362,6 +390,8 @@ async fn skill_body(state: &AppState, slug: &str, params: &Params) -> AppResult<
         },
         "latestVersion": views::latest_version(row),
         "metadata": views::metadata(row),
+            "canonicalUrl": views::canonical_url(base, row),
+            "promptSets": views::prompt_sets_marker(row),
         "owner": views::owner(row),
         "moderation": views::skill_moderation(&detail),
     }))
@@ -506,6 +536,9 @@ pub async fn get_version(
     Ok(json_ok(json!({
         "skill": { "slug": detail.skill.slug, "displayName": detail.skill.display_name },
         "version": version,
+    if let Some(object) = version.as_object_mut() {
+        object.insert("promptSets".into(), views::prompt_sets(&row));
+    }
     })))
 }
 
@@ -514,7 +547,7 @@ pub async fn get_version(
     params(("slug" = String, Path, description = "skill slug"),
            ("version" = Option<String>, Query, description = "version (default latest)"),
            ("tag" = Option<String>, Query, description = "tag instead of a version")),
-    responses((status = 200, description = "`{skill, version, moderation, security}`", content_type = "application/json"),
+    responses((status = 200, description = "`{skill, version, moderation, security, promptSets}`; `promptSets` is null without prompt sets, else `{status: valid|invalid, checked, invalid, sets: [{path, valid, errorCount, errors: [{rule, pointer, line, column, message}], lintScore, warningCount}]}`", content_type = "application/json"),
               (status = 404, description = "`Skill not found` or `Version not found`", body = String, content_type = "text/plain")))]
 pub async fn get_scan(
     State(state): State<AppState>,
@@ -552,6 +585,7 @@ pub async fn get_scan(
     })))
 }
 
+        "promptSets": views::prompt_sets(&version),
 fn content_disposition(file_name: &str) -> HeaderValue {
     let encoded =
         percent_encoding::utf8_percent_encode(file_name, percent_encoding::NON_ALPHANUMERIC);
@@ -565,8 +599,10 @@ fn content_disposition(file_name: &str) -> HeaderValue {
            ("path" = String, Query, description = "file path inside the skill"),
            ("version" = Option<String>, Query, description = "version (default latest)"),
            ("tag" = Option<String>, Query, description = "tag (unknown tags fall back to latest)"),
-           ("preview" = Option<bool>, Query, description = "serve as UTF-8 text")),
-    responses((status = 200, description = "file bytes", content_type = "application/octet-stream"),
+           ("preview" = Option<bool>, Query, description = "serve as UTF-8 text"),
+           ("format" = Option<String>, Query, description = "`csv`: a prompt-set file as CSV (RFC 4180), written like `promptset report`"),
+           ("table" = Option<String>, Query, description = "with `format=csv`: prompts (default), topics, priorities or summary")),
+    responses((status = 200, description = "file bytes (`text/csv` with `format=csv`)", content_type = "application/octet-stream"),
               (status = 400, description = "`Missing path`", body = String, content_type = "text/plain"),
               (status = 404, description = "`File not found`", body = String, content_type = "text/plain")))]
 pub async fn get_file(
@@ -584,6 +620,14 @@ pub async fn get_file(
     let detail = find_public_skill(&state, &slug, &params).await?;
     if !Visibility::of(&detail.skill).is_downloadable() {
         return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
+    let csv_table = match params.text("format") {
+        None => None,
+        Some(format) if format.eq_ignore_ascii_case("csv") => Some(
+            promptsets::csv_table(params.text("table"))
+                .ok_or_else(|| AppError::bad_request("Invalid table"))?,
+        ),
+        Some(_) => return Err(AppError::bad_request("Invalid format")),
+    };
     }
     let version = select_version(&state, &detail.skill, &params, true).await?;
     let files = state.store.version_files(version.id).await?;
@@ -613,6 +657,32 @@ pub async fn get_file(
     if preview {
         if std::str::from_utf8(&bytes).is_err() {
             return Err(AppError::UnsupportedMediaType(
+    if let Some(table) = csv_table {
+        let path = file.path.clone();
+        let csv = tokio::task::spawn_blocking(move || promptsets::to_csv(&path, &bytes, table))
+            .await
+            .map_err(|error| AppError::Internal(error.into()))?
+            .map_err(AppError::BadRequest)?;
+        let base = file.path.rsplit('/').next().unwrap_or(&file.path);
+        let stem = base.strip_suffix(".json").unwrap_or(base);
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/csv; charset=utf-8"),
+        );
+        headers.insert(
+            header::CONTENT_DISPOSITION,
+            content_disposition(&format!("{stem}.csv")),
+        );
+        headers.insert(
+            "x-content-type-options",
+            HeaderValue::from_static("nosniff"),
+        );
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, max-age=60"),
+        );
+        return Ok((StatusCode::OK, headers, csv).into_response());
+    }
                 "File cannot be previewed as text".into(),
             ));
         }

@@ -68,6 +68,7 @@ pub fn list_item(row: &SkillRow) -> Value {
         "updatedAt": row.updated_at,
         "metadata": metadata(row),
         "ownerHandle": row.owner_handle,
+        "promptSets": prompt_sets_marker(row),
     });
     if let (Some(latest), Some(object)) = (latest_version(row), item.as_object_mut()) {
         object.insert("latestVersion".into(), latest);
@@ -129,4 +130,62 @@ pub fn file(file: &FileRow) -> Value {
         "sha256": file.sha256,
         "contentType": file.content_type,
     })
+}
+
+/// The `promptSets` marker of a listed skill: `{status: "valid"|"invalid"}` for a skill
+/// whose latest version contains prompt sets, null otherwise.
+pub fn prompt_sets_marker(row: &SkillRow) -> Value {
+    match row.prompt_sets_status.as_deref() {
+        Some(status) => json!({ "status": status }),
+        None => Value::Null,
+    }
+}
+
+/// The canonical page of a skill, `{base_url}/<owner>/<slug>`, as the seed asks every
+/// listing to link.
+pub fn canonical_url(base: &str, row: &SkillRow) -> String {
+    format!("{base}/{}/{}", row.owner_handle, row.slug)
+}
+
+/// Adds `canonicalUrl` to a JSON object describing `row`.
+pub fn with_canonical_url(mut item: Value, base: &str, row: &SkillRow) -> Value {
+    if let Some(object) = item.as_object_mut() {
+        object.insert(
+            "canonicalUrl".into(),
+            Value::String(canonical_url(base, row)),
+        );
+    }
+    item
+}
+
+/// The response-cache key of a read whose body holds absolute URLs: without a configured
+/// public URL those come from the request's `Host`, so the host is part of the key (a
+/// request with a forged `Host` must not put its links in everyone's answer).
+pub fn cache_key_uri(
+    public_url_configured: bool,
+    headers: &axum::http::HeaderMap,
+    uri: &axum::http::Uri,
+) -> axum::http::Uri {
+    if public_url_configured {
+        return uri.clone();
+    }
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    let encoded = percent_encoding::utf8_percent_encode(host, percent_encoding::NON_ALPHANUMERIC);
+    let path_and_query = uri.path_and_query().map_or("/", |pq| pq.as_str());
+    format!("/@host={encoded}{path_and_query}")
+        .parse()
+        .unwrap_or_else(|_| uri.clone())
+}
+
+/// The `promptSets` check of a version (see `skills::promptsets`), null without sets.
+pub fn prompt_sets(version: &VersionRow) -> Value {
+    version
+        .prompt_sets_json
+        .as_deref()
+        .and_then(crate::skills::promptsets::parse)
+        .and_then(|report| serde_json::to_value(report).ok())
+        .unwrap_or(Value::Null)
 }

@@ -4,10 +4,12 @@
 //! - [`versions`]: which version becomes `latest`.
 //! - [`visibility`]: who may see a skill (the one [`Visibility`]).
 //! - [`publish`]: a typed publish request in, the new version decided and stored.
+//! - [`promptsets`]: the prompt sets of a bundle validated and linted with `promptset`.
 //! - [`transfers`]: offers of a skill to another owner, accepted, rejected, cancelled or lapsed.
 //! - [`reservations`]: slugs and package names an administrator holds for an owner.
 //! - [`reports`]: hide/unhide by moderators, reports, appeals, triage and rescans.
 
+pub mod promptsets;
 pub mod publish;
 pub mod reports;
 pub mod reservations;

@@ -17,6 +17,7 @@ use crate::db::{FileRow, NewVersion, PublishOutcome, Store, User};
 use crate::error::{AppError, AppResult};
 use crate::moderation::{self, ScanFile};
 use crate::policy::{self, SkillAction};
+use crate::skills::promptsets;
 use crate::storage::{Storage, sha256_hex};
 
 /// The fields of a publish, whichever way they arrived.
@@ -178,6 +179,29 @@ pub async fn publish(
         .map(|file| ScanFile {
             path: &file.path,
             bytes: &file.bytes,
+    // Validating and linting large sets is CPU work: keep it off the async workers.
+    let prompt_set_files: Vec<(String, Bytes)> = accepted
+        .iter()
+        .filter(|file| promptsets::is_prompt_set(&file.path, &document.prompt_sets))
+        .map(|file| (file.path.clone(), file.bytes.clone()))
+        .collect();
+    let declared = document.prompt_sets.clone();
+    let prompt_sets = tokio::task::spawn_blocking(move || {
+        promptsets::check(
+            prompt_set_files
+                .iter()
+                .map(|(path, bytes)| (path.as_str(), bytes.as_ref())),
+            &declared,
+        )
+    })
+    .await
+    .map_err(|error| AppError::Internal(error.into()))?;
+    let prompt_sets_json = prompt_sets
+        .as_ref()
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|error| AppError::Internal(error.into()))?;
+
         })
         .collect();
     let report = moderation::scan(&scan_input);
@@ -222,6 +246,8 @@ pub async fn publish(
         tickets,
         now: chrono::Utc::now().timestamp_millis(),
     };
+        prompt_sets_status: prompt_sets.as_ref().map(|report| report.status.clone()),
+        prompt_sets_json,
     match store.publish_version(&new).await? {
         PublishOutcome::Published {
             skill_id,

@@ -100,6 +100,7 @@ pub(crate) mod tests {
             latest_created_at: Some(1),
             latest_changelog: None,
             latest_metadata_json: None,
+            prompt_sets_status: None,
         }
     }
 

@@ -47,6 +47,7 @@ async fn multipart_publish_round_trips_through_every_read(backend: Backend) {
     insta::assert_json_snapshot!("skill_detail", skill, {
         ".skill.createdAt" => "[ms]", ".skill.updatedAt" => "[ms]",
         ".latestVersion.createdAt" => "[ms]", ".owner.userId" => "[id]",
+        ".skill.canonicalUrl" => "[base]/alice/demo-skill",
     });
 
     // Read once before the download so a cached body must be refreshed afterwards.
