@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, header};
 
 use crate::db::{Store, User};
 use crate::error::{AppError, DbError};
-use crate::tokens::hash_token;
+use crate::tokens::{constant_time_eq, hash_token};
 
 /// 401 text for a request without a usable `Authorization: Bearer` header.
 pub const MISSING_TOKEN: &str =
@@ -40,8 +40,15 @@ impl Credential {
         let Some(token) = bearer_token(headers) else {
             return Ok(Self::Missing);
         };
-        match store.find_token(&hash_token(token)).await? {
+        let hash = hash_token(token);
+        match store.find_token(&hash).await? {
             None => Ok(Self::Invalid),
+            // The index lookup compares hashes, which leaks nothing an attacker can steer
+            // (they would need SHA-256 preimages); the second, constant-time comparison
+            // keeps that true whatever a database's collation or index does.
+            Some(record) if !constant_time_eq(record.token_hash.as_bytes(), hash.as_bytes()) => {
+                Ok(Self::Invalid)
+            }
             Some(record) if record.revoked_at.is_some() => Ok(Self::Revoked),
             Some(record) => Ok(Self::Valid(Arc::new(record.user))),
         }

@@ -34,6 +34,20 @@ pub fn hash_token(token: &str) -> String {
     sha256_hex(token.as_bytes())
 }
 
+/// Compares two byte strings in time that depends only on their lengths, never on where
+/// they first differ.
+pub fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
+    if left.len() != right.len() {
+        return false;
+    }
+    let difference = left
+        .iter()
+        .zip(right)
+        .fold(0_u8, |difference, (a, b)| difference | (a ^ b));
+    // `black_box` keeps the optimiser from turning the fold into an early-exit comparison.
+    std::hint::black_box(difference) == 0
+}
+
 /// Checks a user handle: 1-39 characters, lowercase letters, digits, `-` and `_`.
 pub fn validate_handle(handle: &str) -> anyhow::Result<()> {
     let valid = !handle.is_empty()
@@ -87,6 +101,14 @@ mod tests {
         assert_eq!(token.len(), 4 + 43);
         assert_ne!(token, generate_token().expect("randomness"));
         assert_eq!(hash_token(&token).len(), 64);
+    }
+
+    #[test]
+    fn constant_time_comparison_is_equality() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"ab"));
+        assert!(constant_time_eq(b"", b""));
     }
 
     #[test]

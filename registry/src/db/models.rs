@@ -69,6 +69,8 @@ pub struct TokenRecord {
     pub user: User,
     /// Set when the token was revoked.
     pub revoked_at: Option<i64>,
+    /// The stored hash the row was found by, compared again in constant time.
+    pub token_hash: String,
 }
 
 /// A pending or used upload ticket of the CLI's publish flow.

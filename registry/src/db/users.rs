@@ -67,7 +67,7 @@ pub async fn insert_token(
 /// A token (revoked ones included) with its user.
 pub async fn find_token(pool: &Pool, token_hash: &str) -> Result<Option<TokenRecord>, DbError> {
     Ok(sqlx::query_as::<_, TokenRecord>(
-        "SELECT u.id, u.handle, u.display_name, u.image, u.role, t.revoked_at \
+        "SELECT u.id, u.handle, u.display_name, u.image, u.role, t.revoked_at, t.token_hash \
          FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
     )
     .bind(token_hash)

@@ -586,6 +586,34 @@ pub async fn get_scan(
 }
 
         "promptSets": views::prompt_sets(&version),
+/// The content type a user file is served with: the publisher's declared type only when a
+/// browser cannot run it as a document or script of our origin (plain text, Markdown, CSV,
+/// JSON, YAML, …); HTML, SVG, XML, JavaScript and anything unknown go out as plain text.
+fn inert_content_type(declared: Option<&str>) -> &str {
+    const PLAIN: &str = "text/plain; charset=utf-8";
+    let Some(declared) = declared else {
+        return "application/octet-stream";
+    };
+    let active = [
+        "text/html",
+        "text/xml",
+        "text/xsl",
+        "text/javascript",
+        "text/ecmascript",
+    ];
+    let inert_application = [
+        "application/json",
+        "application/yaml",
+        "application/x-yaml",
+        "application/toml",
+        "application/octet-stream",
+    ];
+    let essence = declared.split(';').next().unwrap_or("").trim();
+    let keep = (essence.starts_with("text/") && !active.contains(&essence))
+        || inert_application.contains(&essence);
+    if keep { declared } else { PLAIN }
+}
+
 fn content_disposition(file_name: &str) -> HeaderValue {
     let encoded =
         percent_encoding::utf8_percent_encode(file_name, percent_encoding::NON_ALPHANUMERIC);
@@ -691,10 +719,7 @@ pub async fn get_file(
             HeaderValue::from_static("text/plain; charset=utf-8"),
         );
     } else {
-        let content_type = file
-            .content_type
-            .as_deref()
-            .unwrap_or("application/octet-stream");
+        let content_type = inert_content_type(file.content_type.as_deref());
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_str(content_type)
@@ -715,7 +740,7 @@ pub async fn get_file(
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
-            "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox",
         ),
     );
     headers.insert(

@@ -16,4 +16,5 @@ mod publish;
 mod reads;
 mod skill_install;
 mod reservations;
+mod security;
 mod transfers;
