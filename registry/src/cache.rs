@@ -623,3 +623,99 @@ impl crate::db::report_store::ReportStore for CachingStore {
         self.after_write(stored, |()| true)
     }
 }
+
+// Every lifecycle write changes what public reads show (a skill appears or disappears, a
+// slug moves, a version or tag goes): each invalidates when it changed something.
+#[async_trait]
+impl crate::db::lifecycle_store::LifecycleStore for CachingStore {
+    async fn skill_lifecycle(
+        &self,
+        skill_id: i64,
+    ) -> Result<Option<crate::db::lifecycle_store::SkillLifecycle>, DbError> {
+        self.inner.skill_lifecycle(skill_id).await
+    }
+    async fn soft_delete_skill(
+        &self,
+        deletion: &crate::db::lifecycle_store::SkillDeletion,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self.inner.soft_delete_skill(deletion, audit).await;
+        self.after_write(result, |changed| *changed)
+    }
+    async fn undelete_skill(
+        &self,
+        skill_id: i64,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self.inner.undelete_skill(skill_id, now, audit).await;
+        self.after_write(result, |changed| *changed)
+    }
+    async fn withdraw_version(
+        &self,
+        version_id: i64,
+        actor_id: i64,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<crate::db::lifecycle_store::Withdrawn, DbError> {
+        let result = self
+            .inner
+            .withdraw_version(version_id, actor_id, now, audit)
+            .await;
+        self.after_write(result, |outcome| {
+            *outcome == crate::db::lifecycle_store::Withdrawn::Done
+        })
+    }
+    async fn restore_version(
+        &self,
+        version_id: i64,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self.inner.restore_version(version_id, now, audit).await;
+        self.after_write(result, |changed| *changed)
+    }
+    async fn rename_skill(
+        &self,
+        skill_id: i64,
+        new_slug: &str,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<crate::db::lifecycle_store::Renamed, DbError> {
+        let result = self
+            .inner
+            .rename_skill(skill_id, new_slug, now, audit)
+            .await;
+        self.after_write(result, |outcome| {
+            *outcome == crate::db::lifecycle_store::Renamed::Done
+        })
+    }
+    async fn merge_skills(
+        &self,
+        source_id: i64,
+        target_id: i64,
+        actor_id: i64,
+        now: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<(), DbError> {
+        let result = self
+            .inner
+            .merge_skills(source_id, target_id, actor_id, now, audit)
+            .await;
+        self.after_write(result, |()| true)
+    }
+    async fn hard_delete_skill(
+        &self,
+        skill_id: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<crate::db::lifecycle_store::HardDeleted, DbError> {
+        let result = self.inner.hard_delete_skill(skill_id, audit).await;
+        self.after_write(result, |_| true)
+    }
+    async fn skill_aliases(&self, skill_id: i64) -> Result<Vec<String>, DbError> {
+        self.inner.skill_aliases(skill_id).await
+    }
+    async fn version_withdrawn_by(&self, version_id: i64) -> Result<Option<i64>, DbError> {
+        self.inner.version_withdrawn_by(version_id).await
+    }
+}

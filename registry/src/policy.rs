@@ -180,6 +180,47 @@ pub fn may_reserve(caller: &User) -> bool {
     caller.role() == crate::db::Role::Admin
 }
 
+/// Something a caller may try in a skill's lifecycle. The finer rules (an owner may not
+/// undo a moderator's hide, only restores their own withdrawals) are decided in
+/// `skills::lifecycle`, which knows the skill's delete history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LifecycleAction {
+    /// Soft-delete the skill.
+    Delete,
+    /// Restore a soft-deleted skill.
+    Undelete,
+    /// Withdraw one version.
+    WithdrawVersion,
+    /// Restore a withdrawn version.
+    RestoreVersion,
+    /// Give the skill a new slug.
+    Rename,
+    /// Fold the skill into another (asked of both).
+    Merge,
+    /// Remove the skill and its versions for good.
+    HardDelete,
+}
+
+/// May `caller` do `action` to `skill`?
+pub fn may_lifecycle(caller: &User, action: LifecycleAction, skill: &SkillRow) -> bool {
+    let relation = Relation::to_skill(Some(caller), skill);
+    match action {
+        // The owner manages their skill; moderators and admins take content down and
+        // bring it back, as the reference lets them.
+        LifecycleAction::Delete
+        | LifecycleAction::Undelete
+        | LifecycleAction::WithdrawVersion
+        | LifecycleAction::RestoreVersion => relation.is_privileged(),
+        // Names and duplicates are the owner's business (or a platform admin's).
+        LifecycleAction::Rename | LifecycleAction::Merge => {
+            matches!(relation, Relation::Owner | Relation::Admin)
+                || caller.role() == crate::db::Role::Admin
+        }
+        // Destroying data is for administrators only, even of their own skills.
+        LifecycleAction::HardDelete => caller.role() == crate::db::Role::Admin,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 
 pub mod audit_store;
 pub mod blob_store;
+pub mod lifecycle_store;
 pub mod models;
 pub mod package_store;
 pub mod postgres;
@@ -43,6 +44,7 @@ pub enum Backend {
 pub trait Store:
     package_store::PackageStore
     + audit_store::AuditStore
+    + lifecycle_store::LifecycleStore
     + transfer_store::TransferStore
     + reservation_store::ReservationStore
     + report_store::ReportStore

@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod legacy;
+pub mod lifecycle;
 pub mod moderation;
 pub mod npm;
 pub mod packages;
@@ -74,6 +75,12 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(moderation::triage_appeal))
         .routes(routes!(moderation::reserve))
         .routes(routes!(audit::list_audit))
+        .routes(routes!(lifecycle::delete_skill))
+        .routes(routes!(lifecycle::undelete_skill))
+        .routes(routes!(lifecycle::delete_version))
+        .routes(routes!(lifecycle::restore_version))
+        .routes(routes!(lifecycle::rename_skill))
+        .routes(routes!(lifecycle::merge_skill))
         .route_layer(middleware::from_fn(rate_limit::by_method))
         .merge(downloads)
         .merge(verdicts)
