@@ -29,12 +29,6 @@ mod audit;
 mod limits;
 #[allow(
     clippy::duplicate_mod,
-    reason = "mounted once per backend on purpose, see sqlite.rs"
-)]
-#[path = "lifecycle.rs"]
-mod lifecycle;
-#[allow(
-    clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
 #[path = "packages.rs"]
@@ -155,16 +149,16 @@ async fn search_skills(pool: &PgPool, query: &SearchQuery) -> Result<Vec<SearchR
     if query.non_suspicious_only {
         filters.push_str(" AND NOT s.is_suspicious");
     }
+    if query.valid_prompt_sets_only {
+        filters.push_str(" AND ");
+        filters.push_str(skills::VALID_PROMPT_SETS);
+    }
     // As on SQLite: rank and cut narrow rows, then join the wide columns for the page only.
     let sql = format!(
         "SELECT {SKILL_COLUMNS}, top.text_rank FROM ( \
                SELECT s.id, \
                (ts_rank_cd(s.search_document, to_tsquery('simple', $1), 1) * 10)::float8 AS text_rank \
                FROM skills s WHERE s.search_document @@ to_tsquery('simple', $1) AND {LISTED}{filters} \
-    if query.valid_prompt_sets_only {
-        filters.push_str(" AND ");
-        filters.push_str(skills::VALID_PROMPT_SETS);
-    }
                ORDER BY text_rank DESC, s.id DESC LIMIT $2 \
              ) top JOIN skills s ON s.id = top.id {SKILL_JOINS} \
              ORDER BY top.text_rank DESC, s.id DESC"

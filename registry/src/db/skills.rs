@@ -234,10 +234,7 @@ pub async fn find_skill(pool: &Pool, slug: &str) -> Result<Option<SkillDetailRow
         "SELECT {SKILL_COLUMNS}, lv.skill_md AS latest_skill_md, \
          mv.scan_json AS moderation_scan_json \
          FROM skills s {SKILL_JOINS} \
-         LEFT JOIN skill_versions mv ON mv.id = s.moderation_version_id \
-         WHERE s.id = {resolve}",
-        // A live slug, else an alias left by a rename or merge (see `lifecycle.rs`).
-        resolve = super::lifecycle::RESOLVE_SLUG,
+         LEFT JOIN skill_versions mv ON mv.id = s.moderation_version_id WHERE s.slug = $1"
     );
     Ok(
         sqlx::query_as::<_, SkillDetailRow>(sqlx::AssertSqlSafe(sql))
@@ -256,12 +253,12 @@ fn list_sql(query: &ListQuery) -> String {
     if query.non_suspicious_only {
         conditions.push("NOT s.is_suspicious".to_owned());
     }
-    let mut from = format!("skills s {SKILL_JOINS}");
-    let order = match query.sort {
-        ListSort::Name => {
     if query.valid_prompt_sets_only {
         conditions.push(VALID_PROMPT_SETS.to_owned());
     }
+    let mut from = format!("skills s {SKILL_JOINS}");
+    let order = match query.sort {
+        ListSort::Name => {
             if matches!(query.after, Some(Seek::Slug(_))) {
                 conditions.push(format!("s.slug > ${next}"));
                 next += 1;

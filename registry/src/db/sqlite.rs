@@ -34,12 +34,6 @@ mod limits;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
-#[path = "lifecycle.rs"]
-mod lifecycle;
-#[allow(
-    clippy::duplicate_mod,
-    reason = "mounted once per backend on purpose, see above"
-)]
 #[path = "packages.rs"]
 mod packages;
 #[allow(
@@ -175,16 +169,16 @@ async fn search_skills(pool: &SqlitePool, query: &SearchQuery) -> Result<Vec<Sea
     if query.non_suspicious_only {
         filters.push_str(" AND NOT s.is_suspicious");
     }
+    if query.valid_prompt_sets_only {
+        filters.push_str(" AND ");
+        filters.push_str(skills::VALID_PROMPT_SETS);
+    }
     // Rank and cut on narrow (id, score) rows first and join the wide skill columns only
     // for the page: a common word can match every skill, and sorting thousands of full
     // rows (changelog, metadata) cost more than the bm25 scoring itself.
     let sql = format!(
         "SELECT {SKILL_COLUMNS}, -top.score AS text_rank FROM ( \
                SELECT s.id, bm25(skills_search, 10.0, 8.0, 3.0, 2.0, 1.0) AS score \
-    if query.valid_prompt_sets_only {
-        filters.push_str(" AND ");
-        filters.push_str(skills::VALID_PROMPT_SETS);
-    }
                FROM skills_search JOIN skills s ON s.id = skills_search.rowid \
                WHERE skills_search MATCH $1 AND {LISTED}{filters} \
                ORDER BY score, s.id DESC LIMIT $2 \

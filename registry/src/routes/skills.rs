@@ -96,7 +96,7 @@ pub(crate) async fn select_version(
         .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))
 }
 
-fn search_terms(query: &str) -> Vec<String> {
+pub(crate) fn search_terms(query: &str) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
     for word in query.split(|c: char| !c.is_alphanumeric()) {
         if word.is_empty() {
@@ -121,7 +121,7 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 
 /// Final relevance: backend text rank squashed to 0..1, slug and name token boosts, and a
 /// small log-capped popularity prior.
-fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank: f64) -> f64 {
+pub(crate) fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank: f64) -> f64 {
     let mut score = text_rank.max(0.0) / (1.0 + text_rank.max(0.0));
     if row.slug == query.trim().to_lowercase() {
         score += 5.0;
@@ -181,29 +181,29 @@ fn search_result(row: &SkillRow, score: f64, base: &str) -> Value {
         ("mode" = Option<String>, Query, description = "`exact`: only the skill whose slug equals `q`"),
         ("highlightedOnly" = Option<bool>, Query, description = "only highlighted skills"),
         ("nonSuspiciousOnly" = Option<bool>, Query, description = "drop suspicious skills (legacy alias `nonSuspicious`)"),
+        ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
     ),
     responses((status = 200, description = "results, best first", content_type = "application/json"),
               (status = 400, description = "invalid parameter", body = String, content_type = "text/plain")))]
-        ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
 pub async fn search_skills(
     State(state): State<AppState>,
     uri: Uri,
+    headers: HeaderMap,
     params: Params,
 ) -> AppResult<Response> {
     let base = base_url(&state, &headers);
     let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
     cached_json(&state, &key, search_body(&state, &params, &base)).await
-    headers: HeaderMap,
 }
 
 async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult<Value> {
     let limit = params.clamped("limit", 10, 1, 100)?;
     let highlighted_only = params.flag("highlightedOnly")? || params.flag("approvedOnly")?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
+    let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
     let exact = match params.text("mode") {
         None => false,
         Some(mode) if mode.eq_ignore_ascii_case("exact") => true,
-    let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
         Some(_) => return Err(AppError::bad_request("Invalid search mode")),
     };
     let query = params.text("q").unwrap_or("");
@@ -216,12 +216,12 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
             Some(detail)
                 if Visibility::of(&detail.skill).is_listed()
                     && (!non_suspicious_only || !detail.skill.is_suspicious)
-                    && (!highlighted_only || detail.skill.highlighted) =>
-            {
-                let score = relevance(query, &search_terms(query), &detail.skill, 1.0);
                     && (!valid_prompt_sets_only
                         || detail.skill.prompt_sets_status.as_deref()
                             == Some(crate::skills::promptsets::STATUS_VALID))
+                    && (!highlighted_only || detail.skill.highlighted) =>
+            {
+                let score = relevance(query, &search_terms(query), &detail.skill, 1.0);
                 vec![search_result(&detail.skill, score, base)]
             }
             _ => Vec::new(),
@@ -236,10 +236,10 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
             limit: (limit * 5).max(50),
             highlighted_only,
             non_suspicious_only,
+            valid_prompt_sets_only,
         })
         .await?;
     let mut scored: Vec<(f64, SkillRow)> = candidates
-            valid_prompt_sets_only,
         .into_iter()
         .map(|hit| {
             (
@@ -269,28 +269,28 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
         ("sort" = Option<String>, Query, description = "updated (default), recommended|default, createdAt|newest, downloads, stars|rating, installsCurrent|installs, installsAllTime, trending, name"),
         ("prefix" = Option<String>, Query, description = "slug prefix (name order)"),
         ("nonSuspiciousOnly" = Option<bool>, Query, description = "drop suspicious skills (legacy alias `nonSuspicious`)"),
+        ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
     ),
     responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
               (status = 400, description = "invalid sort or parameter", body = String, content_type = "text/plain")))]
-        ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
 pub async fn list_skills(
     State(state): State<AppState>,
     uri: Uri,
+    headers: HeaderMap,
     params: Params,
 ) -> AppResult<Response> {
     let base = base_url(&state, &headers);
     let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
     cached_json(&state, &key, list_body(&state, &params, &base)).await
-    headers: HeaderMap,
 }
 
 async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<Value> {
     let limit = params.clamped("limit", 25, 1, 200)?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
+    let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
     let prefix = match params.text("prefix") {
         None => None,
         Some(prefix) => {
-    let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
             let prefix = prefix.to_lowercase();
             let valid = prefix.len() <= 96
                 && prefix.as_bytes()[0].is_ascii_alphanumeric()
@@ -322,10 +322,10 @@ async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<V
             after,
             limit,
             non_suspicious_only,
+            valid_prompt_sets_only,
             prefix,
             trending_since: chrono::Utc::now().timestamp_millis() - TRENDING_WINDOW_MS,
         })
-            valid_prompt_sets_only,
         .await?;
     let page = usize::try_from(limit).unwrap_or(25);
     let more = rows.len() > page;
@@ -352,10 +352,10 @@ async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<V
 pub async fn get_skill(
     State(state): State<AppState>,
     uri: Uri,
+    headers: HeaderMap,
     AppPath(slug): AppPath<String>,
     params: Params,
 ) -> AppResult<Response> {
-    headers: HeaderMap,
     let base = base_url(&state, &headers);
     let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
     cached_json(&state, &key, skill_body(&state, &slug, &params, &base)).await
@@ -387,11 +387,11 @@ async fn skill_body(
             "stats": views::stats(row),
             "createdAt": row.created_at,
             "updatedAt": row.updated_at,
+            "canonicalUrl": views::canonical_url(base, row),
+            "promptSets": views::prompt_sets_marker(row),
         },
         "latestVersion": views::latest_version(row),
         "metadata": views::metadata(row),
-            "canonicalUrl": views::canonical_url(base, row),
-            "promptSets": views::prompt_sets_marker(row),
         "owner": views::owner(row),
         "moderation": views::skill_moderation(&detail),
     }))
@@ -533,12 +533,12 @@ pub async fn get_version(
     if let (Some(security), Some(object)) = (views::security(&row), version.as_object_mut()) {
         object.insert("security".into(), security);
     }
-    Ok(json_ok(json!({
-        "skill": { "slug": detail.skill.slug, "displayName": detail.skill.display_name },
-        "version": version,
     if let Some(object) = version.as_object_mut() {
         object.insert("promptSets".into(), views::prompt_sets(&row));
     }
+    Ok(json_ok(json!({
+        "skill": { "slug": detail.skill.slug, "displayName": detail.skill.display_name },
+        "version": version,
     })))
 }
 
@@ -582,10 +582,10 @@ pub async fn get_scan(
         },
         "moderation": moderation,
         "security": views::security(&version),
+        "promptSets": views::prompt_sets(&version),
     })))
 }
 
-        "promptSets": views::prompt_sets(&version),
 /// The content type a user file is served with: the publisher's declared type only when a
 /// browser cannot run it as a document or script of our origin (plain text, Markdown, CSV,
 /// JSON, YAML, …); HTML, SVG, XML, JavaScript and anything unknown go out as plain text.
@@ -645,9 +645,6 @@ pub async fn get_file(
         .filter(|p| !p.is_empty())
         .ok_or_else(|| AppError::bad_request("Missing path"))?;
     let preview = params.flag("preview")?;
-    let detail = find_public_skill(&state, &slug, &params).await?;
-    if !Visibility::of(&detail.skill).is_downloadable() {
-        return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
     let csv_table = match params.text("format") {
         None => None,
         Some(format) if format.eq_ignore_ascii_case("csv") => Some(
@@ -656,6 +653,9 @@ pub async fn get_file(
         ),
         Some(_) => return Err(AppError::bad_request("Invalid format")),
     };
+    let detail = find_public_skill(&state, &slug, &params).await?;
+    if !Visibility::of(&detail.skill).is_downloadable() {
+        return Err(AppError::Forbidden(BLOCKED_SKILL.into()));
     }
     let version = select_version(&state, &detail.skill, &params, true).await?;
     let files = state.store.version_files(version.id).await?;
@@ -682,9 +682,6 @@ pub async fn get_file(
         .await?
         .ok_or_else(|| AppError::Gone("File missing in storage".into()))?;
     let mut headers = HeaderMap::new();
-    if preview {
-        if std::str::from_utf8(&bytes).is_err() {
-            return Err(AppError::UnsupportedMediaType(
     if let Some(table) = csv_table {
         let path = file.path.clone();
         let csv = tokio::task::spawn_blocking(move || promptsets::to_csv(&path, &bytes, table))
@@ -711,6 +708,9 @@ pub async fn get_file(
         );
         return Ok((StatusCode::OK, headers, csv).into_response());
     }
+    if preview {
+        if std::str::from_utf8(&bytes).is_err() {
+            return Err(AppError::UnsupportedMediaType(
                 "File cannot be previewed as text".into(),
             ));
         }

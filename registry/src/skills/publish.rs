@@ -108,11 +108,6 @@ pub async fn publish(
         }
         Some(_) => {}
     }
-    // Publishing under an old slug (an alias left by a rename or merge) publishes to the
-    // skill it leads to, under that skill's canonical slug.
-    let slug = existing
-        .as_ref()
-        .map_or(slug, |skill| skill.skill.slug.clone());
     let display_name = payload.display_name.trim().to_owned();
     if display_name.is_empty() {
         return Err(AppError::bad_request("Display name required"));
@@ -179,11 +174,6 @@ pub async fn publish(
     let metadata = bundle::runtime_metadata(document.metadata.as_ref());
     let skill_md_text = skill_md_text.to_owned();
 
-    let scan_input: Vec<ScanFile<'_>> = accepted
-        .iter()
-        .map(|file| ScanFile {
-            path: &file.path,
-            bytes: &file.bytes,
     // Validating and linting large sets is CPU work: keep it off the async workers.
     let prompt_set_files: Vec<(String, Bytes)> = accepted
         .iter()
@@ -207,6 +197,11 @@ pub async fn publish(
         .transpose()
         .map_err(|error| AppError::Internal(error.into()))?;
 
+    let scan_input: Vec<ScanFile<'_>> = accepted
+        .iter()
+        .map(|file| ScanFile {
+            path: &file.path,
+            bytes: &file.bytes,
         })
         .collect();
     let report = moderation::scan(&scan_input);
@@ -246,13 +241,13 @@ pub async fn publish(
         verdict: report.verdict.as_str().to_owned(),
         is_suspicious: report.is_suspicious(),
         is_malware_blocked: report.is_malware_blocked(),
+        prompt_sets_status: prompt_sets.as_ref().map(|report| report.status.clone()),
+        prompt_sets_json,
         tags: bundle::normalize_tags(&payload.tags),
         files: rows,
         tickets,
         now: chrono::Utc::now().timestamp_millis(),
     };
-        prompt_sets_status: prompt_sets.as_ref().map(|report| report.status.clone()),
-        prompt_sets_json,
     match store.publish_version(&new).await? {
         PublishOutcome::Published {
             skill_id,
