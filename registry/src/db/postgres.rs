@@ -29,6 +29,12 @@ mod audit;
 mod limits;
 #[allow(
     clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
+#[path = "lifecycle.rs"]
+mod lifecycle;
+#[allow(
+    clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
 #[path = "packages.rs"]

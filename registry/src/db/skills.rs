@@ -234,7 +234,10 @@ pub async fn find_skill(pool: &Pool, slug: &str) -> Result<Option<SkillDetailRow
         "SELECT {SKILL_COLUMNS}, lv.skill_md AS latest_skill_md, \
          mv.scan_json AS moderation_scan_json \
          FROM skills s {SKILL_JOINS} \
-         LEFT JOIN skill_versions mv ON mv.id = s.moderation_version_id WHERE s.slug = $1"
+         LEFT JOIN skill_versions mv ON mv.id = s.moderation_version_id \
+         WHERE s.id = {resolve}",
+        // A live slug, else an alias left by a rename or merge (see `lifecycle.rs`).
+        resolve = super::lifecycle::RESOLVE_SLUG,
     );
     Ok(
         sqlx::query_as::<_, SkillDetailRow>(sqlx::AssertSqlSafe(sql))

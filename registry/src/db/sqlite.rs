@@ -34,6 +34,12 @@ mod limits;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
+#[path = "lifecycle.rs"]
+mod lifecycle;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
 #[path = "packages.rs"]
 mod packages;
 #[allow(

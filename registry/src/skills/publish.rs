@@ -108,6 +108,11 @@ pub async fn publish(
         }
         Some(_) => {}
     }
+    // Publishing under an old slug (an alias left by a rename or merge) publishes to the
+    // skill it leads to, under that skill's canonical slug.
+    let slug = existing
+        .as_ref()
+        .map_or(slug, |skill| skill.skill.slug.clone());
     let display_name = payload.display_name.trim().to_owned();
     if display_name.is_empty() {
         return Err(AppError::bad_request("Display name required"));
