@@ -1,1 +1,3 @@
-//! Shared helpers for the end-to-end tests.
+//! Shared helpers for the end-to-end tests (see [`support`]).
+
+pub mod support;

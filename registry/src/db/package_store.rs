@@ -153,6 +153,20 @@ pub struct PackageSearch {
     pub family: Option<String>,
     /// Most rows.
     pub limit: i64,
+    /// Only rows after this one in catalogue order (downloads, then update time, then id,
+    /// all descending): the keyset of `GET /api/v1/packages` paging.
+    pub after: Option<PackageSeek>,
+}
+
+/// A position in the package catalogue order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PackageSeek {
+    /// Downloads of the last row seen.
+    pub downloads: i64,
+    /// Its update time, Unix ms.
+    pub updated_at: i64,
+    /// Its id.
+    pub id: i64,
 }
 
 /// Package use cases of the store.

@@ -21,7 +21,7 @@ type Pool = sqlx::Pool<Db>;
 
 /// Columns of [`PackageRow`]; `FROM packages p` must join `users u` and left join
 /// `package_releases lr` (the latest release).
-const PACKAGE_SELECT: &str = "SELECT p.id, p.name, p.display_name, p.family, \
+pub(super) const PACKAGE_SELECT: &str = "SELECT p.id, p.name, p.display_name, p.family, \
     p.channel, p.owner_id, u.handle AS owner_handle, u.display_name AS owner_display_name, \
     u.image AS owner_image, p.summary, p.tags_json, p.categories_json, p.topics_json, \
     p.latest_release_id, lr.version AS latest_version, p.versions_count, p.downloads, \
@@ -30,7 +30,7 @@ const PACKAGE_SELECT: &str = "SELECT p.id, p.name, p.display_name, p.family, \
     LEFT JOIN package_releases lr ON lr.id = p.latest_release_id";
 
 /// The condition of a publicly visible package.
-const PUBLIC_PACKAGE: &str = "p.deleted_at IS NULL AND p.channel <> 'private'";
+pub(super) const PUBLIC_PACKAGE: &str = "p.deleted_at IS NULL AND p.channel <> 'private'";
 
 /// Columns of [`ReleaseRow`].
 const RELEASE_SELECT: &str = "SELECT id, package_id, version, changelog, \
@@ -208,6 +208,15 @@ pub async fn search_packages(
     }
     if search.family.is_some() {
         let _ = write!(sql, " AND p.family = ${next}");
+        next += 1;
+    }
+    if search.after.is_some() {
+        let (downloads, updated, id) = (next, next + 1, next + 2);
+        let _ = write!(
+            sql,
+            " AND (p.downloads < ${downloads} OR (p.downloads = ${downloads} AND \
+             (p.updated_at < ${updated} OR (p.updated_at = ${updated} AND p.id < ${id}))))"
+        );
     }
     sql.push_str(" ORDER BY p.downloads DESC, p.updated_at DESC, p.id DESC LIMIT $1");
     let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(search.limit);
@@ -220,6 +229,12 @@ pub async fn search_packages(
     }
     if let Some(family) = &search.family {
         query = query.bind(family.clone());
+    }
+    if let Some(after) = search.after {
+        query = query
+            .bind(after.downloads)
+            .bind(after.updated_at)
+            .bind(after.id);
     }
     Ok(query.fetch_all(pool).await?)
 }

@@ -255,8 +255,37 @@ pub fn scan(files: &[PackFile], manifest: Option<&Manifest>, anomalies: &[Anomal
         reason_codes,
         findings,
         overview,
-        engine: format!("registry-package-scan/{}", moderation::ENGINE_VERSION),
+        engine: engine_label(),
         files_scanned: u32::try_from(files.len()).unwrap_or(u32::MAX),
+    }
+}
+
+/// `name/version` of the package scanner of this build, as stored with each scan.
+pub fn engine_label() -> String {
+    format!("registry-package-scan/{}", moderation::ENGINE_VERSION)
+}
+
+/// How current the stored scan of a release is, as installers read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Freshness {
+    /// No usable scan is stored: the release has not been (readably) scanned.
+    pub pending: bool,
+    /// The scan was made by another scanner version than this build's, so its verdict
+    /// may not match what the current rules would say.
+    pub stale: bool,
+}
+
+/// The freshness of a stored scan (`None`: missing or unreadable).
+pub fn freshness(scan: Option<&PackageScan>) -> Freshness {
+    match scan {
+        None => Freshness {
+            pending: true,
+            stale: false,
+        },
+        Some(scan) => Freshness {
+            pending: false,
+            stale: scan.engine != engine_label(),
+        },
     }
 }
 
@@ -522,5 +551,35 @@ mod tests {
             &[],
         );
         assert_eq!(report.status, Verdict::Malicious, "{report:?}");
+    }
+
+    #[test]
+    fn freshness_follows_the_stored_scan_and_its_engine() {
+        let current = scan(&[], None, &[]);
+        assert_eq!(
+            freshness(Some(&current)),
+            Freshness {
+                pending: false,
+                stale: false
+            }
+        );
+        let older = PackageScan {
+            engine: "registry-package-scan/0.9.0".into(),
+            ..current
+        };
+        assert_eq!(
+            freshness(Some(&older)),
+            Freshness {
+                pending: false,
+                stale: true
+            }
+        );
+        assert_eq!(
+            freshness(None),
+            Freshness {
+                pending: true,
+                stale: false
+            }
+        );
     }
 }

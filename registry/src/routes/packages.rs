@@ -22,7 +22,7 @@ use crate::app::AppState;
 use crate::auth::{MaybeUser, RequireUser};
 use crate::db::User;
 use crate::db::package_store::{
-    NewRelease, PackageRow, PackageSearch, PublishedRelease, ReleaseRow,
+    NewRelease, PackageRow, PackageSearch, PackageSeek, PublishedRelease, ReleaseRow,
 };
 use crate::error::{AppError, AppResult};
 use crate::extract::Params;
@@ -684,11 +684,24 @@ pub async fn get_security(
 ) -> AppResult<Response> {
     let (package, release) = find_release(state, name, version, caller).await?;
     let scan = scan_of(&release);
-    let status = release.scan_status.as_str();
+    let freshness = crate::packages::scan::freshness(scan.as_ref());
+    // Without a readable stored scan the release counts as not scanned yet, whatever the
+    // status column says; the installer then warns instead of calling it clean.
+    let status = if freshness.pending {
+        "not-run"
+    } else {
+        release.scan_status.as_str()
+    };
     let blocked = status == "malicious";
     let mut reasons = Vec::new();
-    if status != "clean" {
+    if status != "clean" && status != "not-run" {
         reasons.push(format!("scan:{status}"));
+    }
+    if freshness.pending {
+        reasons.push("scan:pending".to_owned());
+    }
+    if freshness.stale {
+        reasons.push("scan:stale".to_owned());
     }
     if blocked {
         reasons.push("package:malicious".to_owned());
@@ -714,8 +727,8 @@ pub async fn get_security(
             "moderationState": if blocked { "quarantined" } else { "approved" },
             "blockedFromDownload": blocked,
             "reasons": reasons,
-            "pending": false,
-            "stale": false,
+            "pending": freshness.pending,
+            "stale": freshness.stale,
         },
         "overview": scan.as_ref().map_or_else(
             || format!("Static scan result: {status}."),
@@ -864,6 +877,7 @@ pub async fn search_packages(State(state): State<AppState>, params: Params) -> A
                 terms: terms.clone(),
                 family,
                 limit,
+                after: None,
             })
             .await?
     };
@@ -914,24 +928,62 @@ fn family_param(params: &Params) -> AppResult<Option<String>> {
     }
 }
 
-/// The catalogue: public packages, most downloaded first (`{items, nextCursor}`).
+/// The catalogue: public packages, most downloaded first, in pages (`{items, nextCursor}`).
 #[utoipa::path(get, path = "/api/v1/packages", tag = "packages",
     params(("limit" = Option<i64>, Query, description = "1-100, default 25"),
+           ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page"),
            ("family" = Option<String>, Query, description = "`code-plugin`, `bundle-plugin` or `skill`")),
-    responses((status = 200, description = "`{items: [package], nextCursor: null}` (one page of the most downloaded packages)", content_type = "application/json")))]
+    responses((status = 200, description = "`{items: [package], nextCursor}`; `nextCursor` is null on the last page", content_type = "application/json"),
+              (status = 400, description = "invalid `limit`, `family` or `cursor`", body = String, content_type = "text/plain")))]
 pub async fn list_packages(State(state): State<AppState>, params: Params) -> AppResult<Response> {
     let family = family_param(&params)?;
     let limit = params.clamped("limit", 25, 1, 100)?;
-    let rows = state
+    let after = match params.text("cursor") {
+        None => None,
+        Some(cursor) => Some(
+            decode_package_cursor(cursor)
+                .ok_or_else(|| AppError::bad_request("Invalid cursor format"))?,
+        ),
+    };
+    let mut rows = state
         .store
         .search_packages(&PackageSearch {
             terms: Vec::new(),
             family,
-            limit,
+            limit: limit + 1,
+            after,
         })
         .await?;
+    let page = usize::try_from(limit).unwrap_or(25);
+    let more = rows.len() > page;
+    rows.truncate(page);
+    let next_cursor = match rows.last() {
+        Some(last) if more => Some(encode_package_cursor(&PackageSeek {
+            downloads: last.downloads,
+            updated_at: last.updated_at,
+            id: last.id,
+        })),
+        _ => None,
+    };
     let items: Vec<Value> = rows.iter().map(list_item).collect();
-    Ok(json_ok(json!({ "items": items, "nextCursor": null })))
+    Ok(json_ok(
+        json!({ "items": items, "nextCursor": next_cursor }),
+    ))
+}
+
+/// An opaque cursor: the keyset of the last row, as base64url JSON.
+fn encode_package_cursor(seek: &PackageSeek) -> String {
+    use base64::Engine as _;
+    let json = serde_json::to_vec(seek).unwrap_or_default();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
+}
+
+fn decode_package_cursor(cursor: &str) -> Option<PackageSeek> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(cursor.trim())
+        .ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 // ---------------------------------------------------------------- lifecycle

@@ -18,6 +18,7 @@ both_backends!(
     delete_undelete_and_transfer,
     scans_flag_install_scripts_and_block_malware,
     plugin_export_pages_through_every_plugin,
+    catalogue_pages_through_every_package_with_cursors,
 );
 
 const SCOPED: &str = "@alice/code-plug";
@@ -1131,4 +1132,81 @@ async fn plugin_export_pages_through_every_plugin(backend: Backend) {
         .await
         .expect("anon");
     assert_eq!(anonymous.status(), 401);
+}
+
+async fn catalogue_pages_through_every_package_with_cursors(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.token("alice").await;
+    let names = ["plug-a", "plug-b", "plug-c", "plug-d", "plug-e"];
+    for name in names {
+        ok_json(
+            publish_clawpack(
+                &app,
+                &token,
+                &payload(name, "code-plugin", "1.0.0"),
+                code_plugin(name, "1.0.0", "", &[]),
+            )
+            .await,
+        )
+        .await;
+    }
+    // one download moves plug-c to the front: the order is most downloaded first
+    let download = app
+        .get("/api/v1/packages/plug-c/versions/1.0.0/artifact/download")
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(download.status(), 200);
+    // downloads are counted in memory and written in the background (at once for the
+    // first one, then at most once a second) or before a package read: wait until it shows
+    let mut counted = false;
+    for _ in 0..100 {
+        let detail = get_json(&app, "/api/v1/packages/plug-c").await;
+        if detail["package"]["stats"]["downloads"] == 1 {
+            counted = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(counted, "the download of plug-c was never counted");
+
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..10 {
+        let path = match &cursor {
+            Some(cursor) => format!("/api/v1/packages?limit=2&cursor={cursor}"),
+            None => "/api/v1/packages?limit=2".to_owned(),
+        };
+        let page = get_json(&app, &path).await;
+        let items = page["items"].as_array().expect("items");
+        assert!(items.len() <= 2, "{page}");
+        for item in items {
+            seen.push(item["name"].as_str().expect("name").to_owned());
+        }
+        match page["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        names.len(),
+        "every package exactly once: {seen:?}"
+    );
+    assert_eq!(seen[0], "plug-c", "{seen:?}");
+    let mut sorted = seen.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted, names, "{seen:?}");
+
+    // a family filter pages too, and a cursor that does not decode is refused
+    let bundles = get_json(&app, "/api/v1/packages?family=bundle-plugin").await;
+    assert_eq!(bundles["items"], json!([]));
+    assert_eq!(bundles["nextCursor"], Value::Null);
+    let refused = app
+        .get("/api/v1/packages?cursor=not-a-cursor")
+        .send()
+        .await
+        .expect("list");
+    assert_eq!(text_error(refused, 400).await, "Invalid cursor format");
 }
