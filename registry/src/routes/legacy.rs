@@ -18,10 +18,10 @@ use utoipa::ToSchema;
 use crate::app::AppState;
 use crate::auth::RequireUser;
 use crate::error::{AppError, AppResult};
-use crate::extract::{AppJson, Params};
+use crate::extract::{AppBytes, AppJson, Params, parse_json};
 use crate::rate_limit;
 use crate::routes::{json_ok, publish, skills, views};
-use crate::skills::Visibility;
+use crate::skills::{Visibility, lifecycle};
 
 /// Legacy routes, with the same rate-limit classes as their v1 equivalents.
 pub fn routes() -> Router<AppState> {
@@ -36,6 +36,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/cli/upload-url", post(publish::create_upload_url))
         .route("/api/cli/publish", post(publish::publish_skill))
         .route("/api/cli/telemetry/install", post(install_telemetry))
+        .route("/api/cli/skill/delete", post(delete_skill))
+        .route("/api/cli/skill/undelete", post(undelete_skill))
         .route_layer(middleware::from_fn(rate_limit::by_method))
         .merge(downloads)
 }
@@ -191,7 +193,7 @@ pub struct InstallReport {
 
 /// `{ok: true}`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Ok {
+pub struct OkResponse {
     /// Always true.
     pub ok: bool,
 }
@@ -235,5 +237,69 @@ async fn install_telemetry(
             Err(error) => return Err(error),
         }
     }
-    respond(&Ok { ok: true })
+    respond(&OkResponse { ok: true })
+}
+
+/// Body of `POST /api/cli/skill/delete` and `/undelete`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacyDeleteRequest {
+    /// The skill.
+    pub slug: Option<String>,
+    /// Why (the moderation note of a delete).
+    pub reason: Option<String>,
+    /// Owner qualifier of the slug.
+    pub owner_handle: Option<String>,
+    /// Refused: the legacy routes act on whole skills only.
+    #[schema(value_type = Option<String>)]
+    pub version: Option<Value>,
+}
+
+async fn legacy_skill(
+    state: &AppState,
+    body: &[u8],
+) -> AppResult<(LegacyDeleteRequest, crate::db::SkillRow)> {
+    let request: LegacyDeleteRequest = parse_json(body)?;
+    if request.version.is_some() {
+        return Err(AppError::bad_request(
+            "Legacy skill delete does not support versions; use the version-scoped v1 endpoint.",
+        ));
+    }
+    let slug = request
+        .slug
+        .as_deref()
+        .map(str::trim)
+        .filter(|slug| !slug.is_empty())
+        .ok_or_else(|| AppError::bad_request("Missing slug"))?;
+    let owner = request
+        .owner_handle
+        .as_deref()
+        .map(|handle| handle.trim().trim_start_matches('@').to_ascii_lowercase())
+        .filter(|handle| !handle.is_empty());
+    let skill = skills::find_any_skill(state, slug, owner.as_deref())
+        .await?
+        .skill;
+    Ok((request, skill))
+}
+
+/// Soft-deletes a skill with the same rules as `DELETE /api/v1/skills/{slug}`.
+async fn delete_skill(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    AppBytes(body): AppBytes,
+) -> AppResult<Response> {
+    let (request, skill) = legacy_skill(&state, &body).await?;
+    lifecycle::delete(state.store.as_ref(), &user, &skill, request.reason).await?;
+    respond(&OkResponse { ok: true })
+}
+
+/// Restores a skill with the same rules as `POST /api/v1/skills/{slug}/undelete`.
+async fn undelete_skill(
+    State(state): State<AppState>,
+    RequireUser(user): RequireUser,
+    AppBytes(body): AppBytes,
+) -> AppResult<Response> {
+    let (_, skill) = legacy_skill(&state, &body).await?;
+    lifecycle::undelete(state.store.as_ref(), &user, &skill).await?;
+    respond(&OkResponse { ok: true })
 }

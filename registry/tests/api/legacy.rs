@@ -12,6 +12,7 @@ use crate::transfers::post;
 both_backends!(
     legacy_reads_answer_in_their_old_shapes,
     legacy_writes_publish_and_count_installs,
+    legacy_delete_and_undelete_act_on_whole_skills,
 );
 
 async fn json_ok(response: reqwest::Response) -> Value {
@@ -199,4 +200,66 @@ async fn legacy_writes_publish_and_count_installs(backend: Backend) {
     .await;
     // One direct report and one in a root; the plugin and the wrong owner count nothing.
     assert_eq!(skill["skill"]["stats"]["installs"], 2, "{skill}");
+}
+
+async fn legacy_delete_and_undelete_act_on_whole_skills(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let alice = app.token("alice").await;
+    let bob = app.token("bob").await;
+    assert_eq!(
+        app.publish(&alice, "gone-skill", "1.0.0", &[("SKILL.md", SKILL_MD)])
+            .await
+            .status(),
+        200
+    );
+    let delete = "/api/cli/skill/delete";
+    let version = post(
+        &app,
+        &alice,
+        delete,
+        json!({ "slug": "gone-skill", "version": "1.0.0" }),
+    )
+    .await;
+    assert_eq!(
+        text_error(version, 400).await,
+        "Legacy skill delete does not support versions; use the version-scoped v1 endpoint."
+    );
+    let missing = post(&app, &alice, delete, json!({})).await;
+    assert_eq!(text_error(missing, 400).await, "Missing slug");
+    let stranger = post(&app, &bob, delete, json!({ "slug": "gone-skill" })).await;
+    assert_eq!(stranger.status(), 403);
+    let deleted = json_ok(
+        post(
+            &app,
+            &alice,
+            delete,
+            json!({ "slug": "gone-skill", "reason": "paused" }),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(deleted, json!({ "ok": true }));
+    let hidden = app
+        .get("/api/v1/skills/gone-skill")
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(hidden.status(), 404);
+    let restored = json_ok(
+        post(
+            &app,
+            &alice,
+            "/api/cli/skill/undelete",
+            json!({ "slug": "gone-skill" }),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(restored, json!({ "ok": true }));
+    let back = app
+        .get("/api/v1/skills/gone-skill")
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(back.status(), 200);
 }
