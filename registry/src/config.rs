@@ -182,6 +182,100 @@ pub struct Config {
     /// Connections in the database pool.
     #[arg(long, env = "REGISTRY_DATABASE_CONNECTIONS", default_value_t = 8)]
     pub database_connections: u32,
+
+    /// Limits on what one skill publish may contain.
+    #[command(flatten)]
+    pub upload_limits: UploadLimits,
+}
+
+/// Limits on one skill publish, checked before anything is stored. The defaults are the
+/// reference registry's, which are also the ceilings: the `clawhub` CLI checks the same
+/// numbers before it uploads, so a registry may tighten them but not loosen them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct UploadLimits {
+    /// Most files in one skill version.
+    #[arg(long, env = "REGISTRY_MAX_FILES", default_value_t = crate::bundle::MAX_FILES,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::bundle::MAX_FILES as u64))]
+    pub max_files: usize,
+
+    /// Largest file of a skill version, in bytes.
+    #[arg(long, env = "REGISTRY_MAX_FILE_BYTES", default_value_t = crate::bundle::MAX_FILE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=crate::bundle::MAX_FILE_BYTES))]
+    pub max_file_bytes: u64,
+
+    /// Most bytes of all files of a skill version together (the unpacked size).
+    #[arg(long, env = "REGISTRY_MAX_BUNDLE_BYTES", default_value_t = crate::bundle::MAX_BUNDLE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=crate::bundle::MAX_BUNDLE_BYTES))]
+    pub max_bundle_bytes: u64,
+
+    /// Longest file path, in characters.
+    #[arg(long, env = "REGISTRY_MAX_PATH_CHARS", default_value_t = crate::bundle::MAX_PATH_CHARS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::bundle::MAX_PATH_CHARS as u64))]
+    pub max_path_chars: usize,
+
+    /// Deepest nesting of a file path, in directories (`a/b/c.md` is 2).
+    #[arg(long, env = "REGISTRY_MAX_PATH_DEPTH", default_value_t = DEFAULT_MAX_PATH_DEPTH,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=DEFAULT_MAX_PATH_DEPTH as u64))]
+    pub max_path_depth: usize,
+}
+
+/// Deepest accepted nesting by default: deeper trees are not skills but dumps.
+pub const DEFAULT_MAX_PATH_DEPTH: usize = 16;
+
+impl Default for UploadLimits {
+    fn default() -> Self {
+        Self {
+            max_files: crate::bundle::MAX_FILES,
+            max_file_bytes: crate::bundle::MAX_FILE_BYTES,
+            max_bundle_bytes: crate::bundle::MAX_BUNDLE_BYTES,
+            max_path_chars: crate::bundle::MAX_PATH_CHARS,
+            max_path_depth: DEFAULT_MAX_PATH_DEPTH,
+        }
+    }
+}
+
+impl UploadLimits {
+    /// Checks one file as it arrives: its position (count), path and size. The reasons
+    /// name the limit and its configured value.
+    pub fn check_file(&self, index: usize, path: &str, size: u64) -> Result<(), String> {
+        if index >= self.max_files {
+            return Err(format!(
+                "Skill bundle has more than {} files",
+                self.max_files
+            ));
+        }
+        if path.chars().count() > self.max_path_chars {
+            return Err(format!(
+                "File path is longer than {} characters",
+                self.max_path_chars
+            ));
+        }
+        let depth = path.trim_matches('/').matches('/').count();
+        if depth > self.max_path_depth {
+            return Err(format!(
+                "File path \"{path}\" is nested deeper than {} directories",
+                self.max_path_depth
+            ));
+        }
+        if size > self.max_file_bytes {
+            return Err(format!(
+                "File \"{path}\" exceeds the {} byte file limit",
+                self.max_file_bytes
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the running total of a bundle's bytes.
+    pub fn check_total(&self, total: u64) -> Result<(), String> {
+        if total > self.max_bundle_bytes {
+            return Err(format!(
+                "Skill bundle exceeds the {} byte limit",
+                self.max_bundle_bytes
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Config {
@@ -210,6 +304,7 @@ impl Config {
             body_limit: 60 * 1024 * 1024,
             trust_forwarded_ips: false,
             database_connections: 4,
+            upload_limits: UploadLimits::default(),
         })
     }
 

@@ -46,13 +46,12 @@ pub async fn create_upload_url(
         .and_then(Value::as_str)
         .and_then(|path| normalize_path(path).ok())
         .ok_or_else(|| AppError::bad_request("Invalid upload path"))?;
+    let max_size = MAX_FILE_BYTES.min(state.config.upload_limits.max_file_bytes);
     let size = body
         .get("size")
         .and_then(Value::as_u64)
-        .filter(|size| *size <= MAX_FILE_BYTES)
-        .ok_or_else(|| {
-            AppError::BadRequest(format!("Upload must be at most {MAX_FILE_BYTES} bytes"))
-        })?;
+        .filter(|size| *size <= max_size)
+        .ok_or_else(|| AppError::BadRequest(format!("Upload must be at most {max_size} bytes")))?;
     let sha256 = body
         .get("sha256")
         .and_then(Value::as_str)
@@ -256,6 +255,7 @@ async fn publish_json(state: &AppState, user: &User, body: &Value) -> AppResult<
     let now = chrono::Utc::now().timestamp_millis();
     let mut incoming = Vec::with_capacity(files.len());
     let mut tickets = Vec::with_capacity(files.len());
+    let mut total: u64 = 0;
     for (index, file) in files.iter().enumerate() {
         let field = |name: &str| format!("files[{index}].{name}");
         let text = |name: &str| -> AppResult<String> {
@@ -272,6 +272,12 @@ async fn publish_json(state: &AppState, user: &User, body: &Value) -> AppResult<
             .and_then(Value::as_i64)
             .ok_or_else(|| payload_error(&field("size"), "must be a number"))?;
         let content_type = normalize_content_type(file.get("contentType").and_then(Value::as_str));
+        let limits = &state.config.upload_limits;
+        limits
+            .check_file(index, &path, u64::try_from(size).unwrap_or(0))
+            .map_err(AppError::BadRequest)?;
+        total += u64::try_from(size).unwrap_or(0);
+        limits.check_total(total).map_err(AppError::BadRequest)?;
         let Some(ticket) = file.get("uploadTicket").and_then(Value::as_str) else {
             return Err(AppError::bad_request(
                 "Every directly uploaded skill file requires an upload ticket",
@@ -332,6 +338,7 @@ async fn publish_multipart(
 ) -> AppResult<Response> {
     let mut payload: Option<Value> = None;
     let mut incoming = Vec::new();
+    let mut total: u64 = 0;
     let malformed = |error: axum::extract::multipart::MultipartError| {
         if error.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
             AppError::PayloadTooLarge("Request body is too large".into())
@@ -374,6 +381,13 @@ async fn publish_multipart(
                         "Skill bundle has more than {MAX_FILES} files"
                     )));
                 }
+                // The configured limits (at most the reference ones checked above).
+                let limits = &state.config.upload_limits;
+                limits
+                    .check_file(incoming.len(), &path, bytes.len() as u64)
+                    .map_err(AppError::BadRequest)?;
+                total += bytes.len() as u64;
+                limits.check_total(total).map_err(AppError::BadRequest)?;
                 incoming.push(IncomingFile {
                     path,
                     bytes,

@@ -11,6 +11,7 @@ mod cross_cutting;
 mod leaks;
 mod legacy;
 mod lifecycle;
+mod limits;
 mod moderation;
 mod moderation_actions;
 mod packages;
