@@ -6,7 +6,8 @@
 //!
 //! The skill and the plugin are published with the real `clawhub` CLI; the installed
 //! files must equal the published ones. Then the package is deleted, and none of the
-//! three clients (npm, clawhub, openclaw) installs it any more.
+//! three clients (npm, clawhub, openclaw) installs it any more; the skill is deleted, and
+//! neither clawhub nor openclaw installs or finds it.
 //!
 //! Node.js 24 and openclaw are installed with npm into `target/e2e-cache/` (about 190 MB
 //! and 650 MB; roughly a minute the first time, reused afterwards). The agent runs with
@@ -185,6 +186,19 @@ fn openclaw_searches_and_installs_skills_and_plugins_from_the_registry() {
         "{}",
         show(&refused)
     );
+
+    // a deleted skill installs with neither clawhub nor openclaw, and is no longer found
+    clawhub.run(&["delete", "greeter", "--yes"]);
+    let refused = fresh.output(&["skills", "install", "greeter"]);
+    assert!(!refused.status.success(), "{}", show(&refused));
+    assert!(!fresh.state_dir().join("workspace/skills/greeter").exists());
+    let clawhub_dir = work.path().join("clawhub-install");
+    fs::create_dir_all(&clawhub_dir).expect("install dir");
+    let refused = clawhub.output(&["--workdir", path_arg(&clawhub_dir), "install", "greeter"]);
+    assert!(!refused.status.success(), "{}", show(&refused));
+    assert!(!clawhub_dir.join("skills/greeter").exists());
+    let search = fresh.run(&["skills", "search", "greet"]);
+    assert!(!search.contains("@alice/greeter"), "{search}");
 
     registry.stop();
 }
