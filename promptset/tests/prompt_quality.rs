@@ -16,11 +16,15 @@ use serde::Deserialize;
 /// The least precision accepted, overall and per business model.
 const MINIMUM: f64 = 0.9;
 
-/// The least recall accepted. The goal of issue 8 is 90 % (as [`MINIMUM`]); the rules
-/// reach 82-98 % per model today, so this floor guards what is reached while the
-/// missing classes (template-shaped `unnatural`, `wrong-category-noun`, `off-topic`)
-/// are worked on. Raise it to [`MINIMUM`] when they are.
-const MINIMUM_RECALL: f64 = 0.8;
+/// The least recall accepted over the whole corpus: the goal of issue 8, as for
+/// precision.
+const MINIMUM_RECALL: f64 = MINIMUM;
+
+/// The least recall accepted for one business model. The rules reach 85-94 % per model
+/// today (ecommerce, manufacturer, marketplace and services are below 90 %: off-topic
+/// and template-shaped `unnatural` prompts are the misses); raise this to
+/// [`MINIMUM_RECALL`] when they are caught.
+const MINIMUM_RECALL_PER_MODEL: f64 = 0.84;
 
 /// One labelled prompt of the corpus.
 #[derive(Debug, Deserialize)]
@@ -179,7 +183,12 @@ fn misfit_rules_precision_and_recall_on_the_corpus() {
             counts.false_negative,
             counts.true_negative
         );
-        if counts.precision() < MINIMUM || counts.recall() < MINIMUM_RECALL {
+        let floor = if name == "overall" {
+            MINIMUM_RECALL
+        } else {
+            MINIMUM_RECALL_PER_MODEL
+        };
+        if counts.precision() < MINIMUM || counts.recall() < floor {
             failing.push(name);
         }
     }
@@ -188,6 +197,10 @@ fn misfit_rules_precision_and_recall_on_the_corpus() {
         let _ = writeln!(table, "{class:<20} {labelled:>8} {caught:>7} {own:>7}");
     }
     println!("{table}");
+    // `PROMPT_QUALITY_MISTAKES=1` lists every false positive and negative on success too.
+    if std::env::var_os("PROMPT_QUALITY_MISTAKES").is_some() {
+        println!("{mistakes}");
+    }
     assert!(
         failing.is_empty(),
         "precision below {:.0} % or recall below {:.0} % for {failing:?}\n{table}\n{mistakes}",

@@ -35,6 +35,7 @@ const MASS: &[&str] = &[
     "jewellery",
     "jewelry",
     "luggage",
+    "machinery",
     "maintenance",
     "marketing",
     "media",

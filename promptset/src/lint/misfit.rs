@@ -241,6 +241,7 @@ pub fn check_prompt(prompt: &str, topic: Option<&str>, context: &Context) -> Vec
     agreement(prompt, &words, &mut push);
     unnatural(prompt, &words, context, &mut push);
     wrong_category_noun(prompt, &words, context, &mut push);
+    template_residue(prompt, &words, context, &mut push);
     if let Some(topic) = topic {
         off_topic(prompt, topic, context, &mut push);
     }
@@ -1895,6 +1896,12 @@ fn unnatural(prompt: &str, words: &[Word<'_>], context: &Context, push: &mut Pus
     for token in RESIDUE {
         let hit = if token.chars().all(char::is_alphanumeric) {
             words.iter().any(|w| w.lower == *token)
+        } else if *token == "$1" {
+            // A regex back-reference, not a price (`$100`, `$1,000`, `$1.50`).
+            lower.match_indices(token).any(|(at, _)| {
+                !lower[at + token.len()..]
+                    .starts_with(|c: char| c.is_ascii_digit() || c == ',' || c == '.')
+            })
         } else {
             lower.contains(token)
         };
@@ -2203,6 +2210,190 @@ fn off_topic(prompt: &str, topic: &str, context: &Context, push: &mut Push<'_>) 
                 None,
             );
             return;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// template residue: the shapes slot-filling leaves behind, whatever fills the slots
+
+/// Misfits that show in the sentence's shape rather than in one word: a goods
+/// template's "outgrow their first …" or "what do buyers say" outside goods, two of the
+/// brief's audiences strung together with `and`, a market label followed by `markets`,
+/// a mass noun given a plural ending, a persona slot (`if I am a … buyer`), a
+/// two-word phrase said twice, a quoted keyword "mean when comparing", a platform
+/// that is rented or hired, a store name without its article.
+fn template_residue(prompt: &str, words: &[Word<'_>], context: &Context, push: &mut Push<'_>) {
+    let normalized = super::text::normalize(prompt);
+    let padded = format!(" {} ", normalized.trim());
+    let lower: Vec<&str> = words.iter().map(|w| w.lower.as_str()).collect();
+    let goods = context.sells_goods() || context.model == Some(BusinessModel::Saas);
+    if !goods && padded.contains(" outgrow their first ") {
+        push(
+            "wrong-category-noun",
+            "people outgrow a product, not what this business offers; `outgrow their first …` is a goods template".to_owned(),
+            None,
+        );
+    }
+    if !goods && context.model.is_some() && padded.contains(" what do buyers say ") {
+        push(
+            "wrong-category-noun",
+            "the people who use this business are not buyers of goods; say clients, readers, guests or patients".to_owned(),
+            None,
+        );
+    }
+    for (i, first) in context.audiences.iter().enumerate() {
+        for second in context.audiences.iter().skip(i + 1) {
+            let joined = format!("{first} and {second}");
+            let reversed = format!("{second} and {first}");
+            if has_phrase(&normalized, &joined) || has_phrase(&normalized, &reversed) {
+                push(
+                    "pasted-audience",
+                    format!(
+                        "the brief's audiences `{first}` and `{second}` are strung together; ask for one of them"
+                    ),
+                    None,
+                );
+            }
+        }
+    }
+    // `and freelancers and contractors`: a list of audiences pasted as one.
+    if lower
+        .windows(4)
+        .any(|w| w[0] == "and" && w[2] == "and" && w[1].ends_with('s') && w[3].ends_with('s'))
+    {
+        push(
+            "pasted-audience",
+            "a list of audiences is pasted into the prompt; ask for one of them".to_owned(),
+            None,
+        );
+    }
+    for window in words.windows(3) {
+        if window[0].lower == "in"
+            && window[2].lower == "markets"
+            && window[1]
+                .text
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+        {
+            push(
+                "region-as-place",
+                format!(
+                    "`in {} markets` is a region label, not a place people name",
+                    window[1].text
+                ),
+                None,
+            );
+        }
+    }
+    for word in words {
+        let stem = word
+            .lower
+            .strip_suffix("ies")
+            .map(|s| format!("{s}y"))
+            .or_else(|| word.lower.strip_suffix('s').map(str::to_owned));
+        if let Some(stem) = stem
+            && MASS_NOUNS.contains(&stem.as_str())
+            && !MASS_NOUNS.contains(&word.lower.as_str())
+        {
+            push(
+                "agreement",
+                format!("`{stem}` is a mass noun and takes no plural ending"),
+                Some(replace(prompt, word.start..end_of(word), &stem)),
+            );
+        }
+    }
+    if padded.contains(" if i am a ") && padded.contains(" buyer ") {
+        push(
+            "unnatural",
+            "`if I am a … buyer` is a persona slot, not how people describe themselves".to_owned(),
+            None,
+        );
+    }
+    if padded.contains(" i am ready to buy ") && padded.contains(" which one should i choose ") {
+        push(
+            "unnatural",
+            "`I am ready to buy …: which one should I choose?` is a template frame".to_owned(),
+            None,
+        );
+    }
+    // The brief's channel label `Own website` pasted mid-sentence: the brand's own site
+    // is not a shop called "Own website".
+    if words.iter().zip(words.iter().skip(1)).any(|(own, next)| {
+        own.text == "Own"
+            && !own.sentence_start
+            && matches!(
+                next.lower.as_str(),
+                "website" | "site" | "app" | "shop" | "store"
+            )
+    }) {
+        push(
+            "channel-misuse",
+            "`Own website` is the brief's channel label; say `on the brand's own website`"
+                .to_owned(),
+            None,
+        );
+    }
+    if prompt.contains('"') && padded.contains(" mean when comparing ") {
+        push(
+            "tautology",
+            "asking what a quoted keyword means \"when comparing\" the category says nothing"
+                .to_owned(),
+            None,
+        );
+    }
+    let content: Vec<&str> = lower
+        .iter()
+        .copied()
+        .filter(|w| w.len() > 3 && !is_function_word(w))
+        .collect();
+    let pairs: Vec<(&str, &str)> = content.windows(2).map(|w| (w[0], w[1])).collect();
+    if pairs
+        .iter()
+        .enumerate()
+        .any(|(i, pair)| pairs[i + 2.min(pairs.len() - i)..].contains(pair))
+    {
+        push(
+            "doubled-word",
+            "a two-word phrase comes twice; one of them is a slot filled with the topic".to_owned(),
+            None,
+        );
+    }
+    for window in lower.windows(4) {
+        if window[0] == "which"
+            && (window[1].ends_with("marketplaces") || window[1] == "platforms")
+            && window[2] == "can"
+            && window[3] == "i"
+        {
+            push(
+                "wrong-category-noun",
+                "people rent stays and hire people through a marketplace, not the marketplace itself".to_owned(),
+                None,
+            );
+        }
+    }
+    for window in words.windows(3) {
+        if window[1].lower == "app"
+            && window[2].lower == "store"
+            && window[0]
+                .text
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+        {
+            let before = words
+                .iter()
+                .take_while(|w| w.start < window[0].start)
+                .last()
+                .map(|w| w.lower.as_str());
+            if before == Some("on") || before == Some("in") {
+                push(
+                    "agreement",
+                    format!("`{} App Store` needs `the`", window[0].text),
+                    None,
+                );
+            }
         }
     }
 }
