@@ -272,6 +272,15 @@ pub async fn rename(
         return Ok(answer);
     }
     bundle::validate_new_slug(&new_slug).map_err(AppError::BadRequest)?;
+    // A slug an administrator reserved for someone else stays theirs, whoever renames.
+    let owner = User {
+        id: skill.owner_id,
+        handle: skill.owner_handle.clone(),
+        display_name: None,
+        image: None,
+        role: "user".into(),
+    };
+    crate::skills::reservations::check_slug_available(store, &new_slug, &owner, now()).await?;
     if let Some(holder) = store.find_skill(&new_slug).await? {
         let holder = holder.skill;
         if holder.id != skill.id {

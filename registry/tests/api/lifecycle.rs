@@ -364,7 +364,7 @@ async fn owners_cannot_undelete_a_malware_block(backend: Backend) {
 }
 
 async fn versions(app: &TestApp, slug: &str) -> Vec<String> {
-    let page: Value = get_json(&app, &format!("/api/v1/skills/{slug}/versions")).await;
+    let page: Value = get_json(app, &format!("/api/v1/skills/{slug}/versions")).await;
     page["items"]
         .as_array()
         .expect("items")
@@ -689,6 +689,21 @@ async fn rename_refuses_taken_and_redirecting_slugs(backend: Backend) {
     assert_eq!(
         text_error(mine, 400).await,
         "Slug already belongs to one of your skills. Use merge instead."
+    );
+    let reserve = send(
+        &app,
+        Method::POST,
+        "/api/v1/users/reserve",
+        Some(&admin),
+        Some(json!({"handle": "bob", "slugs": ["held-for-bob"]})),
+    )
+    .await;
+    assert_eq!(reserve.status(), 200);
+    let held = rename(alice.clone(), "one", json!({"newSlug": "held-for-bob"})).await;
+    let message = text_error(held, 400).await;
+    assert!(
+        message.starts_with("Slug \"held-for-bob\" is reserved for another publisher until "),
+        "{message}"
     );
     assert_eq!(
         rename(alice.clone(), "one", json!({"newSlug": "uno"}))
