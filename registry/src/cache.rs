@@ -719,3 +719,22 @@ impl crate::db::lifecycle_store::LifecycleStore for CachingStore {
         self.inner.version_withdrawn_by(version_id).await
     }
 }
+
+// The pages' reads answer from the database directly; the pages are not response-cached.
+#[async_trait]
+impl crate::db::pages_store::PageStore for CachingStore {
+    async fn list_owner_skills(
+        &self,
+        owner_id: i64,
+        limit: i64,
+    ) -> Result<Vec<crate::db::SkillRow>, DbError> {
+        self.inner.list_owner_skills(owner_id, limit).await
+    }
+    async fn list_owner_packages(
+        &self,
+        owner_id: i64,
+        limit: i64,
+    ) -> Result<Vec<crate::db::package_store::PackageRow>, DbError> {
+        self.inner.list_owner_packages(owner_id, limit).await
+    }
+}

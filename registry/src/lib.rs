@@ -46,6 +46,7 @@ pub mod routes;
 pub mod skills;
 pub mod storage;
 pub mod tokens;
+pub mod web;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};

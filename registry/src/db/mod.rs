@@ -15,6 +15,7 @@ pub mod blob_store;
 pub mod lifecycle_store;
 pub mod models;
 pub mod package_store;
+pub mod pages_store;
 pub mod postgres;
 pub mod report_store;
 pub mod reservation_store;
@@ -43,6 +44,7 @@ pub enum Backend {
 #[async_trait]
 pub trait Store:
     package_store::PackageStore
+    + pages_store::PageStore
     + audit_store::AuditStore
     + lifecycle_store::LifecycleStore
     + transfer_store::TransferStore

@@ -43,6 +43,12 @@ mod packages;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
+#[path = "pages.rs"]
+mod pages;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
 #[path = "reports.rs"]
 mod reports;
 #[allow(

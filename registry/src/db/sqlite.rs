@@ -46,6 +46,12 @@ mod packages;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
+#[path = "pages.rs"]
+mod pages;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
 #[path = "reports.rs"]
 mod reports;
 #[allow(

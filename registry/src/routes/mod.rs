@@ -105,6 +105,8 @@ pub fn api_routes() -> Router<AppState> {
         .layer(middleware::from_fn(api_preflight));
     let npm = npm::routes().route_layer(middleware::from_fn(rate_limit::packages));
     v1.merge(legacy).merge(npm).merge(pages::routes())
+        // The HTML pages: static API routes win over their `/{owner}/…` captures.
+        .merge(crate::web::routes())
 }
 
 /// Answers CORS preflights of the API surfaces (any origin, the requested headers); the

@@ -15,6 +15,7 @@ mod limits;
 mod moderation;
 mod moderation_actions;
 mod packages;
+mod pages;
 mod publish;
 mod reads;
 mod skill_install;
