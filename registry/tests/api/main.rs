@@ -16,6 +16,7 @@ mod moderation;
 mod moderation_actions;
 mod packages;
 mod pages;
+mod prompt_sets;
 mod publish;
 mod reads;
 mod skill_install;
