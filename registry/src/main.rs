@@ -52,7 +52,7 @@ struct AuditArgs {
     /// Only this action or dotted action prefix (e.g. `skill` or `skill.delete`).
     #[arg(long)]
     action: Option<String>,
-    /// Only events about the record of this name (slug or package name).
+    /// Only events about the record of this name (slug, `slug@version`, package).
     #[arg(long)]
     target: Option<String>,
     #[command(flatten)]

@@ -25,14 +25,14 @@ mod audit;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
-#[path = "limits.rs"]
-mod limits;
+#[path = "lifecycle.rs"]
+mod lifecycle;
 #[allow(
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
-#[path = "lifecycle.rs"]
-mod lifecycle;
+#[path = "limits.rs"]
+mod limits;
 #[allow(
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"

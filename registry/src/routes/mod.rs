@@ -104,7 +104,9 @@ pub fn api_routes() -> Router<AppState> {
         .method_not_allowed_fallback(crate::method_not_allowed)
         .layer(middleware::from_fn(api_preflight));
     let npm = npm::routes().route_layer(middleware::from_fn(rate_limit::packages));
-    v1.merge(legacy).merge(npm).merge(pages::routes())
+    v1.merge(legacy)
+        .merge(npm)
+        .merge(pages::routes())
         // The HTML pages: static API routes win over their `/{owner}/…` captures.
         .merge(crate::web::routes())
 }

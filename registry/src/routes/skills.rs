@@ -361,12 +361,7 @@ pub async fn get_skill(
     cached_json(&state, &key, skill_body(&state, &slug, &params, &base)).await
 }
 
-async fn skill_body(
-    state: &AppState,
-    slug: &str,
-    params: &Params,
-    base: &str,
-) -> AppResult<Value> {
+async fn skill_body(state: &AppState, slug: &str, params: &Params, base: &str) -> AppResult<Value> {
     let detail = find_public_skill(state, slug, params).await?;
     if detail.skill.is_malware_blocked {
         return Err(AppError::not_found(SKILL_NOT_FOUND));

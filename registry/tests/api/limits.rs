@@ -152,7 +152,7 @@ async fn every_publish_limit_is_enforced_and_stores_nothing(backend: Backend) {
 async fn the_body_limit_answers_413_and_stores_nothing(backend: Backend) {
     let app = TestApp::spawn_with(backend, |config| config.body_limit = 4096).await;
     let token = app.token("alice").await;
-    let files = vec![
+    let files = [
         ("SKILL.md".to_owned(), SKILL_MD.to_vec()),
         ("big.md".to_owned(), vec![b'y'; 8192]),
     ];

@@ -19,7 +19,7 @@ mod pages;
 mod prompt_sets;
 mod publish;
 mod reads;
-mod skill_install;
 mod reservations;
 mod security;
+mod skill_install;
 mod transfers;
