@@ -663,7 +663,7 @@ fn business_model(c: &mut Checker<'_, '_>) {
             "business-model-gap",
             "/topic_map",
             format!(
-                "a {} prompt set needs {} topics, which the topic map lacks",
+                "a prompt set for a {} business needs {} topics, which the topic map lacks",
                 profile.name(),
                 missing.join(", ")
             ),
