@@ -663,17 +663,33 @@ fn business_model(c: &mut Checker<'_, '_>) {
             "business-model-gap",
             "/topic_map",
             format!(
-                "a prompt set for a {} business needs {} topics, which the topic map lacks",
-                profile.name(),
+                "a prompt set for {} business needs {} topics, which the topic map lacks",
+                with_article(profile.name()),
                 missing.join(", ")
             ),
         );
     }
 }
 
+/// `an ecommerce`, `a saas`: the article a business-model name takes in a message.
+fn with_article(name: &str) -> String {
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn business_model_names_take_the_right_article() {
+        assert_eq!(with_article("ecommerce"), "an ecommerce");
+        assert_eq!(with_article("saas"), "a saas");
+    }
 
     #[test]
     fn parses_declared_shares() {
