@@ -55,6 +55,21 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
         .map_err(|error| AppError::BadRequest(format!("Invalid JSON: {error}")))
 }
 
+/// A JSON body that may be empty (then the default); invalid JSON is a 400.
+pub fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> Result<T, AppError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    parse_json(bytes)
+}
+
+/// The owner qualifier of a skill action: the body's `ownerHandle` wins over the query's.
+pub fn owner_of(body: Option<&str>, params: &Params) -> Option<String> {
+    body.map(|handle| handle.trim().trim_start_matches('@').to_ascii_lowercase())
+        .filter(|handle| !handle.is_empty())
+        .or_else(|| params.owner())
+}
+
 /// True when JSON text holds a `\u0000` escape: an odd run of backslashes before `u0000`
 /// (an even run is an escaped backslash followed by literal text).
 pub fn has_nul_escape(bytes: &[u8]) -> bool {

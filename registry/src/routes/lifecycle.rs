@@ -6,10 +6,8 @@
 //! [`crate::skills::lifecycle`]. Every slug is looked up live slug first, then alias, and
 //! whatever the skill's state.
 
-use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -18,26 +16,14 @@ use crate::app::AppState;
 use crate::auth::RequireUser;
 use crate::db::SkillRow;
 use crate::error::{AppError, AppResult};
-use crate::extract::{AppBytes, AppPath, Params, has_nul_escape};
+use crate::extract::{AppBytes, AppPath, Params, optional_body, owner_of};
+use crate::routes::json_ok;
 use crate::routes::skills::find_any_skill;
 use crate::skills::lifecycle;
 
-/// Reads an optional JSON body: none (or only whitespace) is the default request.
+/// An optional JSON body; the lifecycle routes answer the reference's bare `Invalid JSON`.
 fn optional_json<T: DeserializeOwned + Default>(bytes: &[u8]) -> AppResult<T> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(T::default());
-    }
-    if has_nul_escape(bytes) {
-        return Err(AppError::bad_request("Invalid JSON"));
-    }
-    serde_json::from_slice(bytes).map_err(|_| AppError::bad_request("Invalid JSON"))
-}
-
-/// The owner qualifier: the body's `ownerHandle` wins over the query's.
-fn owner(body: Option<&str>, params: &Params) -> Option<String> {
-    body.map(|handle| handle.trim().trim_start_matches('@').to_ascii_lowercase())
-        .filter(|handle| !handle.is_empty())
-        .or_else(|| params.owner())
+    optional_body(bytes).map_err(|_| AppError::bad_request("Invalid JSON"))
 }
 
 async fn find(state: &AppState, slug: &str, owner: Option<&str>) -> AppResult<SkillRow> {
@@ -56,14 +42,6 @@ async fn find_live(
         Ok(_) | Err(AppError::NotFound(_)) => Err(AppError::not_found(missing)),
         Err(error) => Err(error),
     }
-}
-
-fn json<T: Serialize>(body: &T) -> Response {
-    let mut response = Json(body).into_response();
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
 }
 
 /// Body of `DELETE /api/v1/skills/{slug}` and `POST /api/v1/skills/{slug}/undelete`.
@@ -142,12 +120,12 @@ pub async fn delete_skill(
     let skill = find(
         &state,
         &slug,
-        owner(request.owner_handle.as_deref(), &params).as_deref(),
+        owner_of(request.owner_handle.as_deref(), &params).as_deref(),
     )
     .await?;
     if params.flag("hard")? {
         let removed = lifecycle::hard_delete(state.store.as_ref(), &user, &skill).await?;
-        return Ok(json(&HardDeleteResponse {
+        return Ok(json_ok(&HardDeleteResponse {
             ok: true,
             slug: skill.slug,
             versions: removed.versions,
@@ -156,7 +134,7 @@ pub async fn delete_skill(
         }));
     }
     let deleted = lifecycle::delete(state.store.as_ref(), &user, &skill, request.reason).await?;
-    Ok(json(&DeleteSkillResponse {
+    Ok(json_ok(&DeleteSkillResponse {
         ok: true,
         slug_reserved_until: deleted.slug_reserved_until,
     }))
@@ -183,11 +161,11 @@ pub async fn undelete_skill(
     let skill = find(
         &state,
         &slug,
-        owner(request.owner_handle.as_deref(), &params).as_deref(),
+        owner_of(request.owner_handle.as_deref(), &params).as_deref(),
     )
     .await?;
     lifecycle::undelete(state.store.as_ref(), &user, &skill).await?;
-    Ok(json(&OkResponse { ok: true }))
+    Ok(json_ok(&OkResponse { ok: true }))
 }
 
 /// Path of the single-version routes.
@@ -256,11 +234,11 @@ pub async fn delete_version(
     let skill = find(
         &state,
         &path.slug,
-        owner(request.owner_handle.as_deref(), &params).as_deref(),
+        owner_of(request.owner_handle.as_deref(), &params).as_deref(),
     )
     .await?;
     lifecycle::withdraw_version(state.store.as_ref(), &user, &skill, &path.version).await?;
-    Ok(json(&OkResponse { ok: true }))
+    Ok(json_ok(&OkResponse { ok: true }))
 }
 
 /// Restores a withdrawn version (not its tags, not `latest`).
@@ -286,12 +264,12 @@ pub async fn restore_version(
     let skill = find(
         &state,
         &path.slug,
-        owner(request.owner_handle.as_deref(), &params).as_deref(),
+        owner_of(request.owner_handle.as_deref(), &params).as_deref(),
     )
     .await?;
     let restored =
         lifecycle::restore_version(state.store.as_ref(), &user, &skill, &path.version).await?;
-    Ok(json(&RestoreVersionResponse {
+    Ok(json_ok(&RestoreVersionResponse {
         ok: true,
         skill_id: restored.skill_id.to_string(),
         version_id: restored.version_id.to_string(),
@@ -347,11 +325,11 @@ pub async fn rename_skill(
     let skill = find(
         &state,
         &slug,
-        owner(request.owner_handle.as_deref(), &params).as_deref(),
+        owner_of(request.owner_handle.as_deref(), &params).as_deref(),
     )
     .await?;
     let renamed = lifecycle::rename(state.store.as_ref(), &user, &skill, new_slug).await?;
-    Ok(json(&RenameResponse {
+    Ok(json_ok(&RenameResponse {
         ok: true,
         slug: renamed.slug,
         previous_slug: renamed.previous_slug,
@@ -408,14 +386,14 @@ pub async fn merge_skill(
         .map(str::trim)
         .filter(|slug| !slug.is_empty())
         .ok_or_else(|| AppError::bad_request("targetSlug required"))?;
-    let source_owner = owner(
+    let source_owner = owner_of(
         request
             .source_owner_handle
             .as_deref()
             .or(request.owner_handle.as_deref()),
         &params,
     );
-    let target_owner = owner(request.target_owner_handle.as_deref(), &Params::default());
+    let target_owner = owner_of(request.target_owner_handle.as_deref(), &Params::default());
     let source = find_live(
         &state,
         &slug,
@@ -431,7 +409,7 @@ pub async fn merge_skill(
     )
     .await?;
     lifecycle::merge(state.store.as_ref(), &user, &source, &target).await?;
-    Ok(json(&MergeResponse {
+    Ok(json_ok(&MergeResponse {
         ok: true,
         source_slug: source.slug,
         target_slug: target.slug,

@@ -150,7 +150,7 @@ pub async fn api_preflight(request: axum::extract::Request, next: middleware::Ne
 }
 
 /// A 200 JSON response with `Cache-Control: no-store`.
-pub fn json_ok(value: serde_json::Value) -> Response {
+pub fn json_ok(value: impl serde::Serialize) -> Response {
     let mut response = axum::Json(value).into_response();
     response
         .headers_mut()

@@ -17,21 +17,18 @@ use crate::db::SkillRow;
 use crate::db::User;
 use crate::db::report_store::CaseRow;
 use crate::error::{AppError, AppResult};
-use crate::extract::{AppBytes, AppPath, Params, parse_json};
+use crate::extract::{AppBytes, AppPath, Params, optional_body, owner_of, parse_json};
 use crate::pagination;
 use crate::policy::{self, SkillAction};
+use crate::routes::json_ok;
 use crate::routes::skills::find_any_skill;
-use crate::routes::transfers::{optional_body, owner_of};
+
 use crate::skills::Visibility;
 use crate::skills::reports::{self, CaseKind, Decision};
 use crate::skills::reservations::{self, ReserveRequest};
 
 fn now() -> i64 {
     chrono::Utc::now().timestamp_millis()
-}
-
-fn no_store(body: impl Serialize) -> Response {
-    crate::routes::json_ok(serde_json::to_value(body).unwrap_or_default())
 }
 
 /// The skill, when the caller may see it: public readers see readable skills, the owner
@@ -97,7 +94,7 @@ async fn set_hidden(
         now(),
     )
     .await?;
-    Ok(no_store(HideResponse {
+    Ok(json_ok(HideResponse {
         ok: true,
         slug: skill.slug,
         hidden,
@@ -202,7 +199,7 @@ pub async fn report_skill(
         now(),
     )
     .await?;
-    Ok(no_store(ReportResponse {
+    Ok(json_ok(ReportResponse {
         ok: true,
         reported: opened.created,
         already_reported: !opened.created,
@@ -263,7 +260,7 @@ pub async fn appeal_skill(
         now(),
     )
     .await?;
-    Ok(no_store(AppealResponse {
+    Ok(json_ok(AppealResponse {
         ok: true,
         appeal_id: opened.case_id.to_string(),
         created: opened.created,
@@ -328,7 +325,7 @@ pub async fn rescan_skill(
         now(),
     )
     .await?;
-    Ok(no_store(RescanResponse {
+    Ok(json_ok(RescanResponse {
         ok: true,
         slug: skill.slug,
         version: rescanned.version,
@@ -450,7 +447,7 @@ async fn queue(
     } else {
         None
     };
-    Ok(no_store(CasePage {
+    Ok(json_ok(CasePage {
         items: rows.into_iter().map(CaseItem::from).collect(),
         next_cursor,
     }))
@@ -538,7 +535,7 @@ async fn triage(
         now(),
     )
     .await?;
-    Ok(no_store(TriageResponse {
+    Ok(json_ok(TriageResponse {
         ok: true,
         case: case.into(),
     }))
@@ -673,7 +670,7 @@ pub async fn reserve(
         })
         .collect();
     let succeeded = results.iter().filter(|item| item.ok).count();
-    Ok(no_store(ReserveResponse {
+    Ok(json_ok(ReserveResponse {
         ok: true,
         failed: results.len() - succeeded,
         succeeded,

@@ -10,7 +10,7 @@
 //! nothing here is a fixed "pass".
 
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +19,7 @@ use crate::db::{ListQuery, ListSort, SkillRow, VersionRow};
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppJson, AppPath, Params};
 use crate::moderation::{ScanReport, Verdict};
-use crate::routes::{base_url, skills, views};
+use crate::routes::{base_url, json_ok, skills, views};
 use crate::skills::Visibility;
 
 /// Largest batch of the security-verdicts route (the agent sends at most 100).
@@ -160,7 +160,7 @@ pub async fn resolve_install(
         encode(&row.owner_handle),
         encode(&version.version)
     );
-    Ok(typed_ok(&InstallResolution {
+    Ok(json_ok(&InstallResolution {
         ok: true,
         slug: row.slug.clone(),
         owner_handle: row.owner_handle.clone(),
@@ -304,7 +304,7 @@ pub async fn security_verdicts(
         }
         items.push(verdict_for(&state, &base, target).await?);
     }
-    Ok(typed_ok(&VerdictsResponse { items }))
+    Ok(json_ok(&VerdictsResponse { items }))
 }
 
 async fn verdict_for(
@@ -633,7 +633,7 @@ pub async fn verify_skill(
         provenance: None,
         signature: None,
     };
-    Ok(typed_ok(&response))
+    Ok(json_ok(&response))
 }
 
 /// Publisher of a trending item.
@@ -753,14 +753,5 @@ pub async fn trending(State(state): State<AppState>, params: Params) -> AppResul
             },
         })
         .collect();
-    Ok(typed_ok(&TrendingResponse { items }))
-}
-
-/// A 200 JSON response of a typed body with `Cache-Control: no-store`.
-fn typed_ok<T: Serialize>(body: &T) -> Response {
-    let mut response = axum::Json(body).into_response();
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    Ok(json_ok(&TrendingResponse { items }))
 }

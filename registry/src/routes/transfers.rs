@@ -4,9 +4,8 @@
 //! shapes `clawhub transfer …` 0.23.3 reads (`_id` strings, `message` absent rather than
 //! null). The rules live in [`crate::skills::transfers`].
 
-use axum::Json;
 use axum::extract::State;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -15,8 +14,9 @@ use crate::auth::RequireUser;
 use crate::db::SkillRow;
 use crate::db::transfer_store::{TransferDirection, TransferRow};
 use crate::error::{AppError, AppResult};
-use crate::extract::{AppBytes, AppPath, Params, parse_json};
+use crate::extract::{AppBytes, AppPath, Params, optional_body, owner_of};
 use crate::policy::TransferAction;
+use crate::routes::json_ok;
 use crate::routes::skills::find_any_skill;
 use crate::skills::transfers::{self, StartTransfer, Started};
 
@@ -190,32 +190,6 @@ impl TransferItem {
     }
 }
 
-/// A JSON body that may be empty (then the default); invalid JSON is a 400.
-pub(crate) fn optional_body<T: serde::de::DeserializeOwned + Default>(
-    bytes: &[u8],
-) -> AppResult<T> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(T::default());
-    }
-    parse_json(bytes)
-}
-
-/// The owner qualifier: the body's `ownerHandle` wins over the query's.
-pub(crate) fn owner_of(body: Option<&str>, params: &Params) -> Option<String> {
-    body.map(|handle| handle.trim().trim_start_matches('@').to_ascii_lowercase())
-        .filter(|handle| !handle.is_empty())
-        .or_else(|| params.owner())
-}
-
-fn no_store(body: impl Serialize) -> Response {
-    let mut response = Json(body).into_response();
-    response.headers_mut().insert(
-        axum::http::header::CACHE_CONTROL,
-        axum::http::HeaderValue::from_static("no-store"),
-    );
-    response
-}
-
 /// Now, Unix ms.
 fn now() -> i64 {
     chrono::Utc::now().timestamp_millis()
@@ -263,7 +237,7 @@ pub async fn start_transfer(
         now(),
     )
     .await?;
-    Ok(no_store(match started {
+    Ok(json_ok(match started {
         Started::Pending {
             transfer_id,
             to_user_handle,
@@ -307,7 +281,7 @@ pub async fn act_on_transfer(
     let owner = owner_of(request.owner_handle.as_deref(), &params);
     let skill = skill_row(&state, &slug, owner.as_deref()).await?;
     transfers::act(state.store.as_ref(), &user, &skill, action, now()).await?;
-    Ok(no_store(TransferActionResponse {
+    Ok(json_ok(TransferActionResponse {
         ok: true,
         skill_slug: (action == TransferAction::Accept).then(|| skill.slug.clone()),
     }))
@@ -319,7 +293,7 @@ async fn list(
     direction: TransferDirection,
 ) -> AppResult<Response> {
     let rows = transfers::list(state.store.as_ref(), user, direction, now()).await?;
-    Ok(no_store(TransferList {
+    Ok(json_ok(TransferList {
         transfers: rows
             .into_iter()
             .map(|row| TransferItem::from_row(row, direction))
