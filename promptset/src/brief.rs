@@ -6,7 +6,7 @@
 //! against the compiled schema so that *every* problem is reported at once with its JSON
 //! pointer and line:column, and only then deserialized into [`Brief`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -15,8 +15,9 @@ use schemars::generate::SchemaSettings;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::diagnostic::schema::SchemaCheck;
+use crate::diagnostic::source::{self, Syntax};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::locate::{Locator, escape_token};
 use crate::model::TopicType;
 
 /// The `$id` of the brief schema.
@@ -404,413 +405,36 @@ pub fn is_brief_path(path: &Path) -> bool {
     BriefFormat::from_path(path).is_some()
 }
 
-fn compiled_schema() -> &'static jsonschema::Validator {
-    static COMPILED: OnceLock<jsonschema::Validator> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        jsonschema::draft202012::new(&brief_schema()).expect("the derived brief schema compiles")
-    })
+fn compiled_schema() -> &'static SchemaCheck {
+    static COMPILED: OnceLock<SchemaCheck> = OnceLock::new();
+    COMPILED.get_or_init(|| SchemaCheck::new(brief_schema(), "the brief"))
 }
 
 /// Parses and checks a brief, reporting every problem at once.
 ///
 /// `format` forces the syntax; `None` sniffs it from the text. On failure the
 /// diagnostics carry JSON pointers and 1-based line:column positions, in source order.
+/// Briefs go through the same pipeline as prompt sets ([`crate::diagnostic`]), so their
+/// messages read the same.
 pub fn parse_brief(source: &[u8], format: Option<BriefFormat>) -> Result<Brief, Vec<Diagnostic>> {
-    let text = preflight(source).map_err(|d| vec![d])?;
-    let format = format.unwrap_or_else(|| BriefFormat::sniff(text));
-    let (value, positions) = match format {
-        BriefFormat::Json => match serde_json::from_str::<Value>(text) {
-            Ok(value) => (value, Positions::Json(Locator::new(text))),
-            Err(error) => return Err(vec![json_syntax(&error)]),
-        },
-        BriefFormat::Yaml => {
-            let (value, map) = yaml_to_value(text).map_err(|d| vec![d])?;
-            (value, Positions::Yaml(map))
-        }
+    let text = source::preflight(source, &source::BRIEF).map_err(|d| vec![d])?;
+    let syntax = match format.unwrap_or_else(|| BriefFormat::sniff(text)) {
+        BriefFormat::Json => Syntax::Json,
+        BriefFormat::Yaml => Syntax::Yaml,
     };
-    let mut findings: Vec<(String, &'static str, String)> = Vec::new();
-    for error in compiled_schema().iter_errors(&value) {
-        schema_finding(&error, &value, &mut findings);
-    }
+    let (value, positions) = source::parse(text, syntax, &source::BRIEF).map_err(|d| vec![d])?;
+    let mut findings = Vec::new();
+    compiled_schema().findings(&value, &mut findings);
     if findings.is_empty() {
-        return match serde_json::from_value::<Brief>(value) {
-            Ok(brief) => Ok(brief),
-            Err(error) => Err(vec![Diagnostic {
-                rule: "schema",
-                severity: Severity::Error,
-                pointer: String::new(),
-                message: error.to_string(),
-                line: 1,
-                column: 1,
-            }]),
-        };
-    }
-    let mut diagnostics: Vec<Diagnostic> = findings
-        .into_iter()
-        .map(|(pointer, rule, message)| {
-            let (line, column) = positions.locate(&pointer);
-            Diagnostic {
-                rule,
-                severity: Severity::Error,
-                pointer,
-                message,
-                line,
-                column,
-            }
-        })
-        .collect();
-    diagnostics.sort_by(|a, b| {
-        (a.line, a.column, a.rule, &a.message).cmp(&(b.line, b.column, b.rule, &b.message))
-    });
-    Err(diagnostics)
-}
-
-/// Every rule brief checking can report, with a one-line description (for SARIF).
-pub const RULES: &[(&str, &str)] = &[
-    ("empty", "the brief is empty"),
-    ("encoding", "the brief is not valid UTF-8"),
-    ("syntax", "the brief is not well-formed JSON or YAML"),
-    ("required", "a required field is missing"),
-    ("unknown-property", "a field the brief does not define"),
-    ("enum", "a value outside the allowed list"),
-    ("type", "a value of the wrong type"),
-    ("min-items", "a list with fewer items than required"),
-    ("min-length", "an empty text where one is required"),
-    ("schema", "another schema violation"),
-];
-
-enum Positions<'a> {
-    Json(Locator<'a>),
-    Yaml(HashMap<String, (usize, usize)>),
-}
-
-impl Positions<'_> {
-    fn locate(&self, pointer: &str) -> (usize, usize) {
-        match self {
-            Positions::Json(locator) => locator.locate(pointer),
-            Positions::Yaml(map) => {
-                // A missing target falls back to its deepest existing ancestor.
-                let mut current = pointer;
-                loop {
-                    if let Some(&position) = map.get(current) {
-                        return position;
-                    }
-                    match current.rfind('/') {
-                        Some(cut) => current = &current[..cut],
-                        None => return (1, 1),
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn whole_file(rule: &'static str, message: String) -> Diagnostic {
-    Diagnostic {
-        rule,
-        severity: Severity::Error,
-        pointer: String::new(),
-        message,
-        line: 1,
-        column: 1,
-    }
-}
-
-fn preflight(source: &[u8]) -> Result<&str, Diagnostic> {
-    let source = source.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(source);
-    let text = match std::str::from_utf8(source) {
-        Ok(text) => text,
-        Err(error) => {
-            let valid = error.valid_up_to();
-            let prefix = std::str::from_utf8(&source[..valid]).unwrap_or_default();
-            let (line, column) = Locator::new(prefix).position(valid);
-            return Err(Diagnostic {
-                rule: "encoding",
-                severity: Severity::Error,
-                pointer: String::new(),
-                message: format!(
-                    "invalid UTF-8 at byte {valid}; a brief must be JSON or YAML text in UTF-8"
-                ),
-                line,
-                column,
-            });
-        }
-    };
-    if text.trim().is_empty() {
-        return Err(whole_file(
-            "empty",
-            "the brief is empty; expected a JSON or YAML object".into(),
-        ));
-    }
-    Ok(text)
-}
-
-fn json_syntax(error: &serde_json::Error) -> Diagnostic {
-    let full = error.to_string();
-    let message = full
-        .rfind(" at line ")
-        .map_or(full.as_str(), |cut| &full[..cut]);
-    Diagnostic {
-        rule: "syntax",
-        severity: Severity::Error,
-        pointer: String::new(),
-        message: format!("invalid JSON: {message}"),
-        line: error.line().max(1),
-        column: error.column().max(1),
-    }
-}
-
-/// Converts YAML text to a JSON value, remembering the position of every value by pointer.
-/// Positions of YAML values by JSON pointer.
-type YamlPositions = HashMap<String, (usize, usize)>;
-
-fn yaml_to_value(text: &str) -> Result<(Value, YamlPositions), Diagnostic> {
-    use saphyr::{LoadableYamlNode, MarkedYaml};
-    let documents = MarkedYaml::load_from_str(text).map_err(|error| {
-        let marker = error.marker();
-        Diagnostic {
-            rule: "syntax",
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: format!("invalid YAML: {}", error.info()),
-            line: marker.line().max(1),
-            column: marker.col() + 1,
-        }
-    })?;
-    let mut documents = documents.into_iter();
-    let Some(document) = documents.next() else {
-        return Err(whole_file(
-            "empty",
-            "the brief is empty; expected a JSON or YAML object".into(),
-        ));
-    };
-    if let Some(extra) = documents.next() {
-        return Err(Diagnostic {
-            rule: "syntax",
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: "the YAML file holds more than one document; a brief is one document".into(),
-            line: extra.span.start.line().max(1),
-            column: extra.span.start.col() + 1,
+        return serde_json::from_value::<Brief>(value).map_err(|error| {
+            vec![Diagnostic::whole(
+                "schema",
+                Severity::Error,
+                error.to_string(),
+            )]
         });
     }
-    let mut positions = HashMap::new();
-    let value = convert_yaml(&document, String::new(), &mut positions);
-    Ok((value, positions))
-}
-
-fn convert_yaml(
-    node: &saphyr::MarkedYaml<'_>,
-    pointer: String,
-    positions: &mut HashMap<String, (usize, usize)>,
-) -> Value {
-    use saphyr::{Scalar, YamlData};
-    let start = node.span.start;
-    positions.insert(pointer.clone(), (start.line().max(1), start.col() + 1));
-    match &node.data {
-        YamlData::Value(scalar) => match scalar {
-            Scalar::Null => Value::Null,
-            Scalar::Boolean(b) => Value::Bool(*b),
-            Scalar::Integer(i) => Value::from(*i),
-            Scalar::FloatingPoint(f) => serde_json::Number::from_f64(f.into_inner())
-                .map_or_else(|| Value::String(f.to_string()), Value::Number),
-            Scalar::String(s) => Value::String(s.to_string()),
-        },
-        YamlData::Representation(text, _, _) => Value::String(text.to_string()),
-        YamlData::Tagged(_, inner) => convert_yaml(inner, pointer, positions),
-        YamlData::Sequence(items) => Value::Array(
-            items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| convert_yaml(item, format!("{pointer}/{index}"), positions))
-                .collect(),
-        ),
-        YamlData::Mapping(members) => {
-            let mut map = Map::new();
-            for (key, value) in members {
-                let key = yaml_key(key);
-                let child = format!("{pointer}/{}", escape_token(&key));
-                let converted = convert_yaml(value, child, positions);
-                map.insert(key, converted);
-            }
-            Value::Object(map)
-        }
-        YamlData::Alias(_) | YamlData::BadValue => Value::Null,
-    }
-}
-
-fn yaml_key(key: &saphyr::MarkedYaml<'_>) -> String {
-    use saphyr::{Scalar, YamlData};
-    match &key.data {
-        YamlData::Value(Scalar::String(s)) => s.to_string(),
-        YamlData::Value(Scalar::Integer(i)) => i.to_string(),
-        YamlData::Value(Scalar::Boolean(b)) => b.to_string(),
-        YamlData::Value(Scalar::FloatingPoint(f)) => f.to_string(),
-        YamlData::Value(Scalar::Null) => "null".into(),
-        YamlData::Representation(text, _, _) => text.to_string(),
-        _ => "<complex key>".into(),
-    }
-}
-
-fn schema_finding(
-    error: &jsonschema::ValidationError<'_>,
-    root: &Value,
-    out: &mut Vec<(String, &'static str, String)>,
-) {
-    use jsonschema::error::ValidationErrorKind as Kind;
-    let pointer = error.instance_path().as_str().to_owned();
-    let field = field_name(&pointer);
-    match error.kind() {
-        Kind::Required { property } => {
-            let name = property.as_str().unwrap_or_default();
-            let place = if pointer.is_empty() {
-                "the brief".to_owned()
-            } else {
-                format!("`{pointer}`")
-            };
-            out.push((
-                pointer.clone(),
-                "required",
-                format!("missing required field `{name}` in {place}"),
-            ));
-        }
-        Kind::AdditionalProperties { unexpected } => {
-            let allowed = allowed_fields(root, &pointer);
-            for name in unexpected {
-                out.push((
-                    format!("{pointer}/{}", escape_token(name)),
-                    "unknown-property",
-                    format!("unknown field `{name}`; allowed here: {allowed}"),
-                ));
-            }
-        }
-        Kind::Enum { options } => {
-            let allowed = match options.as_ref() {
-                Value::Array(values) => values
-                    .iter()
-                    .map(|v| format!("`{}`", display(v)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                other => format!("`{}`", display(other)),
-            };
-            out.push((
-                pointer,
-                "enum",
-                format!(
-                    "`{}` is not an allowed value for `{field}`; expected one of {allowed}",
-                    display(error.instance())
-                ),
-            ));
-        }
-        Kind::Type { kind } => {
-            let expected = match kind {
-                jsonschema::error::TypeKind::Single(t) => article(&t.to_string()),
-                jsonschema::error::TypeKind::Multiple(set) => set
-                    .iter()
-                    .map(|t| article(&t.to_string()))
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-            };
-            let place = if pointer.is_empty() {
-                "the brief".to_owned()
-            } else {
-                format!("`{field}`")
-            };
-            out.push((
-                pointer.clone(),
-                "type",
-                format!(
-                    "{place} must be {expected}, found {}",
-                    describe(error.instance())
-                ),
-            ));
-        }
-        Kind::MinItems { limit } => out.push((
-            pointer,
-            "min-items",
-            format!(
-                "`{field}` must list at least {limit} {}",
-                if *limit == 1 { "item" } else { "items" }
-            ),
-        )),
-        Kind::MinLength { .. } => out.push((
-            pointer,
-            "min-length",
-            format!("`{field}` must not be empty"),
-        )),
-        _ => out.push((pointer, "schema", error.to_string())),
-    }
-}
-
-/// The field names the schema allows in the object at `pointer` (by walking the brief
-/// schema alongside the instance path).
-fn allowed_fields(_root: &Value, pointer: &str) -> String {
-    let schema = brief_schema();
-    let mut node = &schema;
-    for token in crate::locate::pointer_tokens(pointer) {
-        let next = if token.parse::<usize>().is_ok() {
-            node.get("items")
-        } else {
-            node.get("properties").and_then(|p| p.get(&token))
-        };
-        match next {
-            Some(next) => node = next,
-            None => return "none".into(),
-        }
-    }
-    match node.get("properties").and_then(Value::as_object) {
-        Some(properties) => properties
-            .keys()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        None => "none".into(),
-    }
-}
-
-fn field_name(pointer: &str) -> String {
-    let mut tokens = crate::locate::pointer_tokens(pointer);
-    while tokens.last().is_some_and(|t| t.parse::<usize>().is_ok()) {
-        tokens.pop();
-    }
-    tokens.pop().unwrap_or_else(|| "brief".to_owned())
-}
-
-fn article(name: &str) -> String {
-    match name {
-        "object" => "an object".into(),
-        "array" => "a list".into(),
-        "integer" => "an integer".into(),
-        other => format!("a {other}"),
-    }
-}
-
-fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "nothing (null)".into(),
-        Value::Bool(b) => format!("a boolean (`{b}`)"),
-        Value::Number(n) => format!("a number (`{n}`)"),
-        Value::String(s) => format!("a string (`{}`)", shorten(s)),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "an object".into(),
-    }
-}
-
-fn display(value: &Value) -> String {
-    match value {
-        Value::String(s) => shorten(s),
-        other => shorten(&other.to_string()),
-    }
-}
-
-fn shorten(text: &str) -> String {
-    const MAX: usize = 60;
-    if text.chars().count() <= MAX {
-        text.to_owned()
-    } else {
-        let cut: String = text.chars().take(MAX - 1).collect();
-        format!("{cut}…")
-    }
+    Err(positions.place(findings, Severity::Error))
 }
 
 #[cfg(test)]

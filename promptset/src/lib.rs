@@ -2,8 +2,10 @@
 //!
 //! The crate owns the prompt-set format ([`model`]), its JSON Schema derived from the
 //! types ([`schema`]), the validator with integrity rules ([`validate`]) and the
-//! reports ([`report`]). The `promptset` binary is a thin CLI over it, and the
-//! registry validates uploads with the same validator.
+//! reports ([`report`]). Every check, of briefs and prompt sets alike, reports through
+//! one pipeline ([`diagnostic`]: bytes, preflight, JSON or YAML with positions, schema,
+//! rules from one catalogue) and one renderer ([`output`]). The `promptset` binary is a
+//! thin CLI over it, and the registry validates uploads with the same validator.
 
 pub mod brief;
 pub mod diagnostic;

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
 
 /// The findings of one file (or of stdin, named `-`).
 #[derive(Debug, Clone)]
@@ -45,13 +45,13 @@ pub enum Format {
 }
 
 /// Describes the tool in machine formats: `name` (e.g. `promptset validate`) and the
-/// one-line descriptions of the rules that can appear.
+/// rules that can appear (from [`crate::diagnostic::rules`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Tool<'t> {
     /// The command, e.g. `promptset validate`.
     pub name: &'t str,
-    /// `(rule id, description)` of every rule the tool may report.
-    pub rules: &'t [(&'t str, &'t str)],
+    /// Every rule the tool may report.
+    pub rules: &'t [&'static Rule],
 }
 
 /// Writes `reports` in `format` to `out`.
@@ -246,12 +246,25 @@ fn rule_name(id: &str) -> String {
         .collect()
 }
 
+/// The SARIF `level` of a severity.
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
 fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
     // Rules that occur but are not declared (should not happen) still get an entry.
-    let mut rules: BTreeMap<&str, &str> = tool.rules.iter().copied().collect();
+    let mut rules: BTreeMap<&str, Option<&Rule>> = tool
+        .rules
+        .iter()
+        .map(|rule| (rule.id, Some(*rule)))
+        .collect();
     for report in reports {
         for d in &report.diagnostics {
-            rules.entry(d.rule).or_insert("");
+            rules.entry(d.rule).or_insert(None);
         }
     }
     let rule_index: BTreeMap<&str, usize> =
@@ -261,18 +274,20 @@ fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
         .flat_map(|report| {
             let rule_index = &rule_index;
             report.diagnostics.iter().map(move |d| {
-                let mut physical = json!({ "artifactLocation": { "uri": artifact_uri(&report.path) } });
+                let mut physical =
+                    json!({ "artifactLocation": { "uri": artifact_uri(&report.path) } });
                 if d.line > 0 {
                     physical["region"] = json!({ "startLine": d.line, "startColumn": d.column });
                 }
                 let mut location = json!({ "physicalLocation": physical });
                 if !d.pointer.is_empty() {
-                    location["logicalLocations"] = json!([{ "fullyQualifiedName": d.pointer, "kind": "member" }]);
+                    location["logicalLocations"] =
+                        json!([{ "fullyQualifiedName": d.pointer, "kind": "member" }]);
                 }
                 json!({
                     "ruleId": d.rule,
                     "ruleIndex": rule_index[d.rule],
-                    "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
+                    "level": level(d.severity),
                     "message": { "text": d.message },
                     "locations": [location],
                 })
@@ -287,7 +302,7 @@ fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
                 "name": tool.name,
                 "version": env!("CARGO_PKG_VERSION"),
                 "informationUri": "https://github.com/promptset/promptset",
-                "rules": rules.iter().map(|(id, description)| {
+                "rules": rules.iter().map(|(id, declared)| {
                     let mut rule = json!({ "id": id });
                     // A one-word id would give the same name in other case, which
                     // SARIF also counts as repeating the id: such rules go unnamed.
@@ -295,8 +310,11 @@ fn sarif(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
                     if !name.eq_ignore_ascii_case(id) {
                         rule["name"] = json!(name);
                     }
-                    if !description.is_empty() {
-                        rule["shortDescription"] = json!({ "text": description });
+                    if let Some(declared) = declared {
+                        rule["shortDescription"] = json!({ "text": declared.summary });
+                        rule["help"] = json!({ "text": declared.help });
+                        rule["defaultConfiguration"] = json!({ "level": level(declared.severity) });
+                        rule["properties"] = json!({ "tags": [declared.category.as_str()] });
                     }
                     rule
                 }).collect::<Vec<_>>(),

@@ -16,17 +16,19 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::locate::{Locator, duplicate_keys, escape_token};
+use crate::diagnostic::schema::{SchemaCheck, min_items_message, shorten};
+use crate::diagnostic::source::{self, PROMPT_SET, Positions};
+use crate::diagnostic::{Category, Diagnostic, Finding, Rule, Severity};
+use crate::locate::duplicate_keys;
 use crate::model::{Layer, PromptSet, TopicSource};
 use crate::schema::{Variant, schema};
 
 /// A compiled validator for one schema variant; build it once and share it (it is `Sync`).
 pub struct Validator {
     variant: Variant,
-    /// The canonical schema and its compiled form, built on first use: valid canonical
-    /// documents never need them, so a run over valid files never pays for them.
-    compiled: std::sync::OnceLock<(Value, jsonschema::Validator)>,
+    /// The canonical schema, compiled on first use: valid canonical documents never
+    /// need it, so a run over valid files never pays for it.
+    compiled: std::sync::OnceLock<SchemaCheck>,
 }
 
 /// The outcome of validating one document.
@@ -43,24 +45,11 @@ impl Validation<'_> {
     pub fn is_valid(&self) -> bool {
         self.document.is_some()
     }
-}
 
-/// A finding before it has a position: rule, pointer, message, and the byte offset when
-/// it is already known.
-struct Finding {
-    rule: &'static str,
-    pointer: String,
-    message: String,
-    offset: Option<usize>,
-}
-
-impl Finding {
-    fn at(rule: &'static str, pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding {
-            rule,
-            pointer: pointer.into(),
-            message: message.into(),
-            offset: None,
+    fn invalid(diagnostics: Vec<Diagnostic>) -> Self {
+        Validation {
+            diagnostics,
+            document: None,
         }
     }
 }
@@ -83,13 +72,9 @@ impl Validator {
         }
     }
 
-    fn compiled(&self) -> &(Value, jsonschema::Validator) {
-        self.compiled.get_or_init(|| {
-            let schema = schema(Variant::Canonical);
-            let compiled =
-                jsonschema::draft202012::new(&schema).expect("the derived schema always compiles");
-            (schema, compiled)
-        })
+    fn compiled(&self) -> &SchemaCheck {
+        self.compiled
+            .get_or_init(|| SchemaCheck::new(schema(Variant::Canonical), "the document"))
     }
 
     /// The variant this validator accepts.
@@ -99,14 +84,9 @@ impl Validator {
 
     /// Validates one document given as raw bytes.
     pub fn validate<'a>(&self, source: &'a [u8]) -> Validation<'a> {
-        let text = match preflight(source) {
+        let text = match source::preflight(source, &PROMPT_SET) {
             Ok(text) => text,
-            Err(diagnostic) => {
-                return Validation {
-                    diagnostics: vec![diagnostic],
-                    document: None,
-                };
-            }
+            Err(diagnostic) => return Validation::invalid(vec![diagnostic]),
         };
         if self.variant == Variant::Canonical {
             match serde_json::from_str::<PromptSet<'a>>(text) {
@@ -119,16 +99,12 @@ impl Validator {
                             document: Some(set),
                         };
                     }
-                    return Validation {
-                        diagnostics: place(text, findings),
-                        document: None,
-                    };
+                    return Validation::invalid(
+                        Positions::json(text).place(findings, Severity::Error),
+                    );
                 }
                 Err(error) if error.is_syntax() || error.is_eof() => {
-                    return Validation {
-                        diagnostics: vec![syntax_diagnostic(text, &error)],
-                        document: None,
-                    };
+                    return Validation::invalid(vec![source::json_syntax(text, &error)]);
                 }
                 Err(_) => {}
             }
@@ -141,24 +117,16 @@ impl Validator {
     /// Tests use it to check that both paths agree.
     #[doc(hidden)]
     pub fn validate_slow<'a>(&self, source: &'a [u8]) -> Validation<'a> {
-        match preflight(source) {
+        match source::preflight(source, &PROMPT_SET) {
             Ok(text) => self.validate_text_slow(text),
-            Err(diagnostic) => Validation {
-                diagnostics: vec![diagnostic],
-                document: None,
-            },
+            Err(diagnostic) => Validation::invalid(vec![diagnostic]),
         }
     }
 
     fn validate_text_slow<'a>(&self, text: &'a str) -> Validation<'a> {
         let mut value: Value = match serde_json::from_str(text) {
             Ok(value) => value,
-            Err(error) => {
-                return Validation {
-                    diagnostics: vec![syntax_diagnostic(text, &error)],
-                    document: None,
-                };
-            }
+            Err(error) => return Validation::invalid(vec![source::json_syntax(text, &error)]),
         };
         if self.variant == Variant::OpenAiStrict {
             drop_nulls(&mut value);
@@ -170,14 +138,12 @@ impl Validator {
                 Finding {
                     rule: "duplicate-key",
                     pointer,
-                    message: format!("duplicate key `{key}`; each property may appear only once"),
+                    message: format!("duplicate key `{key}`; each field may appear only once"),
                     offset: Some(offset),
                 }
             })
             .collect();
-        for error in self.compiled().1.iter_errors(&value) {
-            self.schema_findings(&error, &mut findings);
-        }
+        self.compiled().findings(&value, &mut findings);
         findings.extend(integrity_view(&View::from_value(&value)));
         if findings.is_empty() {
             // Valid after normalisation: the typed parse cannot fail, but stay honest if it does.
@@ -191,219 +157,8 @@ impl Validator {
                 Err(error) => findings.push(Finding::at("schema", "", error.to_string())),
             }
         }
-        Validation {
-            diagnostics: place(text, findings),
-            document: None,
-        }
+        Validation::invalid(Positions::json(text).place(findings, Severity::Error))
     }
-
-    fn schema_findings(&self, error: &jsonschema::ValidationError<'_>, out: &mut Vec<Finding>) {
-        use jsonschema::error::ValidationErrorKind as Kind;
-        let pointer = error.instance_path().as_str().to_owned();
-        match error.kind() {
-            Kind::Required { property } => {
-                let name = property.as_str().unwrap_or_default();
-                out.push(Finding::at(
-                    "required",
-                    pointer,
-                    format!("missing required property `{name}`"),
-                ));
-            }
-            Kind::AdditionalProperties { unexpected } => {
-                let allowed = self.allowed_properties(error.schema_path().as_str());
-                for name in unexpected {
-                    out.push(Finding::at(
-                        "unknown-property",
-                        format!("{pointer}/{}", escape_token(name)),
-                        format!("unknown property `{name}`; allowed here: {allowed}"),
-                    ));
-                }
-            }
-            Kind::Enum { options } => {
-                let allowed = match options.as_ref() {
-                    Value::Array(values) => values
-                        .iter()
-                        .map(|v| format!("`{}`", display_value(v)))
-                        .collect::<Vec<_>>(),
-                    other => vec![format!("`{}`", display_value(other))],
-                };
-                out.push(Finding::at(
-                    "enum",
-                    pointer.clone(),
-                    format!(
-                        "`{}` is not an allowed value for `{}`; expected one of {}",
-                        display_value(error.instance()),
-                        field_name(&pointer),
-                        allowed.join(", ")
-                    ),
-                ));
-            }
-            Kind::Type { kind } => {
-                let expected = match kind {
-                    jsonschema::error::TypeKind::Single(t) => describe_type(&t.to_string()),
-                    jsonschema::error::TypeKind::Multiple(set) => set
-                        .iter()
-                        .map(|t| describe_type(&t.to_string()))
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                };
-                out.push(Finding::at(
-                    "type",
-                    pointer,
-                    format!(
-                        "expected {expected}, found {}",
-                        describe_value(error.instance())
-                    ),
-                ));
-            }
-            Kind::MinItems { limit } => {
-                let noun = if *limit == 1 { "item" } else { "items" };
-                out.push(Finding::at(
-                    "min-items",
-                    pointer.clone(),
-                    format!(
-                        "`{}` must hold at least {limit} {noun}",
-                        field_name(&pointer)
-                    ),
-                ));
-            }
-            _ => out.push(Finding::at("schema", pointer, error.to_string())),
-        }
-    }
-
-    /// The property names an object schema allows, for the hint on unknown properties.
-    fn allowed_properties(&self, schema_path: &str) -> String {
-        let parent = schema_path
-            .strip_suffix("/additionalProperties")
-            .unwrap_or(schema_path);
-        match self
-            .compiled()
-            .0
-            .pointer(parent)
-            .and_then(|s| s.get("properties"))
-            .and_then(Value::as_object)
-        {
-            Some(properties) => properties
-                .keys()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            None => "none".to_owned(),
-        }
-    }
-}
-
-/// Rejects what is not JSON text before any parsing: empty input, a byte-order mark,
-/// invalid UTF-8.
-fn preflight(source: &[u8]) -> Result<&str, Diagnostic> {
-    let whole = |rule, message: String| Diagnostic {
-        rule,
-        severity: Severity::Error,
-        pointer: String::new(),
-        message,
-        line: 1,
-        column: 1,
-    };
-    if source.starts_with(b"\xEF\xBB\xBF") {
-        return Err(whole(
-            "bom",
-            "the file starts with a UTF-8 byte-order mark, which JSON text must not have (hint: save it as UTF-8 without BOM)".into(),
-        ));
-    }
-    let text = match std::str::from_utf8(source) {
-        Ok(text) => text,
-        Err(error) => {
-            let valid = error.valid_up_to();
-            // The prefix up to the bad byte is valid UTF-8 by definition.
-            let prefix = std::str::from_utf8(&source[..valid]).unwrap_or_default();
-            let (line, column) = Locator::new(prefix).position(valid);
-            return Err(Diagnostic {
-                rule: "encoding",
-                severity: Severity::Error,
-                pointer: String::new(),
-                message: format!("invalid UTF-8 at byte {valid}; JSON text must be UTF-8"),
-                line,
-                column,
-            });
-        }
-    };
-    if text.trim_ascii().is_empty() {
-        return Err(whole(
-            "empty",
-            "the file is empty; expected a JSON object".into(),
-        ));
-    }
-    Ok(text)
-}
-
-fn syntax_diagnostic(text: &str, error: &serde_json::Error) -> Diagnostic {
-    let full = error.to_string();
-    let message = match full.rfind(" at line ") {
-        Some(cut) => &full[..cut],
-        None => &full,
-    };
-    let message = match message {
-        "recursion limit exceeded" => "nesting is too deep (more than 128 levels)".to_owned(),
-        "EOF while parsing a value"
-        | "EOF while parsing an object"
-        | "EOF while parsing a list"
-        | "EOF while parsing a string" => {
-            format!(
-                "unexpected end of file ({}); the JSON text is cut off",
-                message.trim_start_matches("EOF ").to_owned()
-            )
-        }
-        "expected value" => match char_at(text, error.line(), error.column()) {
-            Some('/') => "expected a value; comments are not allowed in JSON".to_owned(),
-            Some('\'') => "expected a value; strings must use double quotes".to_owned(),
-            Some(c) => format!("expected a value, found `{c}`"),
-            None => "expected a value".to_owned(),
-        },
-        other => other.to_owned(),
-    };
-    Diagnostic {
-        rule: "syntax",
-        severity: Severity::Error,
-        pointer: String::new(),
-        message: format!("invalid JSON: {message}"),
-        line: error.line().max(1),
-        column: error.column().max(1),
-    }
-}
-
-/// The character at a 1-based line and column as serde_json counts them (bytes).
-fn char_at(text: &str, line: usize, column: usize) -> Option<char> {
-    let line_text = text.split('\n').nth(line.checked_sub(1)?)?;
-    line_text.get(column.checked_sub(1)?..)?.chars().next()
-}
-
-/// Gives every finding its line:column (one pass over the source for all of them) and
-/// sorts them into source order.
-fn place(text: &str, findings: Vec<Finding>) -> Vec<Diagnostic> {
-    let locator = Locator::new(text);
-    let pointers: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
-    let offsets = locator.offsets(&pointers);
-    let mut diagnostics: Vec<(usize, Diagnostic)> = findings
-        .into_iter()
-        .zip(offsets)
-        .map(|(finding, located)| {
-            let offset = finding.offset.unwrap_or(located);
-            let (line, column) = locator.position(offset);
-            (
-                offset,
-                Diagnostic {
-                    rule: finding.rule,
-                    severity: Severity::Error,
-                    pointer: finding.pointer,
-                    message: finding.message,
-                    line,
-                    column,
-                },
-            )
-        })
-        .collect();
-    diagnostics.sort_by(|(a, da), (b, db)| a.cmp(b).then_with(|| da.rule.cmp(db.rule)));
-    diagnostics.into_iter().map(|(_, d)| d).collect()
 }
 
 fn min_items(set: &PromptSet<'_>) -> Vec<Finding> {
@@ -412,14 +167,14 @@ fn min_items(set: &PromptSet<'_>) -> Vec<Finding> {
         findings.push(Finding::at(
             "min-items",
             "/topic_map",
-            "`topic_map` must hold at least 1 item",
+            min_items_message("`topic_map`", 1),
         ));
     }
     if set.prompts.is_empty() {
         findings.push(Finding::at(
             "min-items",
             "/prompts",
-            "`prompts` must hold at least 1 item",
+            min_items_message("`prompts`", 1),
         ));
     }
     findings
@@ -429,20 +184,7 @@ fn min_items(set: &PromptSet<'_>) -> Vec<Finding> {
 /// source text the findings get positions, without it they have line and column 0.
 pub fn integrity(set: &PromptSet<'_>, source: Option<&str>) -> Vec<Diagnostic> {
     let findings = integrity_view(&View::from_set(set));
-    match source {
-        Some(text) => place(text, findings),
-        None => findings
-            .into_iter()
-            .map(|f| Diagnostic {
-                rule: f.rule,
-                severity: Severity::Error,
-                pointer: f.pointer,
-                message: f.message,
-                line: 0,
-                column: 0,
-            })
-            .collect(),
-    }
+    Positions::json_or_unknown(source).place(findings, Severity::Error)
 }
 
 /// `(index, prompt, topic, topic_source, layer)` of one prompt, as the integrity rules see it.
@@ -681,87 +423,41 @@ pub fn drop_nulls(value: &mut Value) {
     }
 }
 
-fn field_name(pointer: &str) -> String {
-    let mut tokens = crate::locate::pointer_tokens(pointer);
-    while tokens.last().is_some_and(|t| t.parse::<usize>().is_ok()) {
-        tokens.pop();
-    }
-    tokens.pop().unwrap_or_else(|| "document".to_owned())
+const fn integrity_rule(id: &'static str, summary: &'static str, help: &'static str) -> Rule {
+    Rule::error(id, Category::Integrity, summary, help)
 }
 
-fn describe_type(name: &str) -> String {
-    match name {
-        "object" => "an object".into(),
-        "array" => "an array".into(),
-        "integer" => "an integer".into(),
-        other => format!("a {other}"),
-    }
-}
-
-fn describe_value(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("a boolean (`{b}`)"),
-        Value::Number(n) => format!("a number (`{n}`)"),
-        Value::String(s) => format!("a string (`{}`)", shorten(s)),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-    }
-}
-
-fn display_value(value: &Value) -> String {
-    match value {
-        Value::String(s) => shorten(s),
-        other => shorten(&other.to_string()),
-    }
-}
-
-/// Keeps messages readable when a value is long.
-fn shorten(text: &str) -> String {
-    const MAX: usize = 80;
-    if text.chars().count() <= MAX {
-        text.to_owned()
-    } else {
-        let cut: String = text.chars().take(MAX - 1).collect();
-        format!("{cut}…")
-    }
-}
-
-/// Every rule `validate` can report, with a one-line description (for SARIF and docs).
-pub const RULES: &[(&str, &str)] = &[
-    ("empty", "the file is empty"),
-    ("bom", "the file starts with a UTF-8 byte-order mark"),
-    ("encoding", "the file is not valid UTF-8"),
-    ("syntax", "the file is not well-formed JSON"),
-    ("duplicate-key", "an object repeats a key"),
-    ("required", "a required property is missing"),
-    ("unknown-property", "a property the format does not define"),
-    ("enum", "a value outside the allowed list"),
-    ("type", "a value of the wrong JSON type"),
-    ("min-items", "an array with fewer items than required"),
-    ("schema", "another schema violation"),
-    (
+/// The integrity rules `validate` enforces on top of the schema (see
+/// `diagnostic::rules` for the whole catalogue).
+pub const INTEGRITY_RULES: &[Rule] = &[
+    integrity_rule(
         "integrity/duplicate-topic",
         "a topic is defined twice in topic_map",
+        "give every topic of `topic_map` its own name, or merge the two",
     ),
-    (
+    integrity_rule(
         "integrity/unknown-topic",
         "a prompt names a topic that topic_map does not define",
+        "add the topic to `topic_map` or correct the prompt's `topic`",
     ),
-    (
+    integrity_rule(
         "integrity/topic-source-mismatch",
         "a prompt's topic_source differs from its topic's",
+        "copy the topic's `topic_source` from `topic_map` onto the prompt",
     ),
-    (
+    integrity_rule(
         "integrity/unknown-priority-topic",
         "top_topics names a topic that topic_map does not define",
+        "list only topics of `topic_map` in `top_topics`",
     ),
-    (
+    integrity_rule(
         "integrity/unknown-priority-prompt",
         "a priority list names a prompt text that does not exist",
+        "copy the prompt's text exactly from `prompts` into the priority list",
     ),
-    (
+    integrity_rule(
         "integrity/priority-layer-mismatch",
         "a priority list names a prompt of another layer",
+        "move the prompt to the priority list of its own layer",
     ),
 ];

@@ -165,7 +165,7 @@ fn machine_formats_are_well_formed() {
 
     let github = promptset(&["validate", file, "--format", "github"], None);
     assert!(github.stdout.starts_with(
-        "::error file=fixtures/invalid/many-errors-at-once.json,line=2,col=21,title=promptset required::missing required property `business_model` (at /client_summary)\n"
+        "::error file=fixtures/invalid/many-errors-at-once.json,line=2,col=21,title=promptset required::missing required field `business_model` (at /client_summary)\n"
     ), "{}", github.stdout);
 
     let sarif = promptset(&["validate", file, "--format", "sarif"], None);
@@ -202,7 +202,7 @@ fn machine_formats_are_well_formed() {
     );
     assert!(junit.stdout.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"promptset validate\" tests=\"2\" failures=\"1\""), "{}", junit.stdout);
     assert_eq!(junit.stdout.matches("<testcase ").count(), 2);
-    assert!(junit.stdout.contains("<failure type=\"required\" message=\"6 errors; first: missing required property `business_model`\">"));
+    assert!(junit.stdout.contains("<failure type=\"required\" message=\"6 errors; first: missing required field `business_model`\">"));
 }
 
 #[test]

@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
+use promptset::diagnostic::rules::{self, Category};
 use promptset::output::{FileReport, Format, Tool, render};
 use promptset::schema::Variant;
-use promptset::validate::{RULES, Validator};
+use promptset::validate::Validator;
 
 fn relative(path: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -24,7 +25,7 @@ fn text_report(path: &Path, validator: &Validator) -> String {
         Format::Text,
         Tool {
             name: "promptset validate",
-            rules: RULES,
+            rules: &rules::of(&[Category::Document, Category::Integrity]),
         },
         &[report],
         &mut out,

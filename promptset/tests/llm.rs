@@ -175,7 +175,7 @@ fn invalid_answer_is_repaired_with_the_errors_quoted() {
         .as_str()
         .expect("repair request");
     assert!(
-        repair.contains("missing required property `strategy`"),
+        repair.contains("missing required field `strategy`"),
         "{repair}"
     );
     assert!(repair.contains("/prompts/1/layer"), "{repair}");

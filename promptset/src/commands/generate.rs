@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use promptset::brief::{Brief, BriefFormat, RULES, is_brief_path, parse_brief};
+use promptset::brief::{Brief, BriefFormat, is_brief_path, parse_brief};
+use promptset::diagnostic::rules::{self, Category};
 use promptset::generate::{Generator, Options, to_json};
 use promptset::output::{FileReport, Format, Tool, render};
 use promptset::validate::Validator;
@@ -310,9 +311,10 @@ fn report_brief(name: &str, diagnostics: Vec<promptset::diagnostic::Diagnostic>)
         path: name.to_owned(),
         diagnostics,
     }];
+    let rules = rules::of(&[Category::Document]);
     let tool = Tool {
         name: "promptset generate",
-        rules: RULES,
+        rules: &rules,
     };
     let mut stderr = std::io::stderr().lock();
     render(Format::Text, tool, &reports, &mut stderr).context("failed to write to stderr")

@@ -11,7 +11,7 @@ use clap::Args;
 use promptset::diagnostic::{Diagnostic, Severity};
 use promptset::lint::{self, Scorecard};
 use promptset::output::{FileReport, Format, Tool, render, summarize};
-use promptset::validate::{self, Validator};
+use promptset::validate::Validator;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -19,8 +19,7 @@ use super::FormatArg;
 use super::validate::{progress_bar, report_error};
 use crate::io::{Input, collect_inputs};
 
-/// The rule id of the finding `--min-score` adds to a file that scores too low.
-const MIN_SCORE_RULE: &str = "min-score";
+use promptset::diagnostic::rules::MIN_SCORE as MIN_SCORE_RULE;
 
 /// Arguments of `promptset lint`.
 #[derive(Debug, Args)]
@@ -76,7 +75,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         for rule in lint::RULES {
             text.push_str(&format!(
                 "{}\n    {}\n    fix: {}\n",
-                rule.id, rule.summary, rule.action
+                rule.id, rule.summary, rule.help
             ));
         }
         crate::io::write_output(args.output.as_deref(), text.as_bytes())?;
@@ -211,11 +210,8 @@ fn lint_input(validator: &Validator, input: &Input, min_score: Option<u32>) -> R
 }
 
 /// Every rule `promptset lint` may report: validation rules, lint rules and `min-score`.
-fn rules() -> Vec<(&'static str, &'static str)> {
-    let mut rules: Vec<(&str, &str)> = validate::RULES.to_vec();
-    rules.extend(lint::RULES.iter().map(|rule| (rule.id, rule.summary)));
-    rules.push((MIN_SCORE_RULE, "the prompt set scores below `--min-score`"));
-    rules
+fn rules() -> Vec<&'static promptset::diagnostic::Rule> {
+    promptset::diagnostic::rules::catalogue().collect()
 }
 
 fn write_report(

@@ -7,10 +7,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use promptset::PromptSet;
+use promptset::diagnostic::rules::{self, Category};
 use promptset::output::{FileReport, Format, Tool, render};
 use promptset::report::{Table, write_csv, write_markdown};
 use promptset::schema::Variant;
-use promptset::validate::{RULES, Validator};
+use promptset::validate::Validator;
 
 use crate::io::Input;
 
@@ -142,7 +143,7 @@ fn load<'a>(bytes: &'a [u8], name: &str) -> Result<Option<PromptSet<'a>>> {
         Format::Text,
         Tool {
             name: "promptset report",
-            rules: RULES,
+            rules: &rules::of(&[Category::Document, Category::Integrity]),
         },
         &[report],
         &mut stderr,

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use promptset::diagnostic::rules::{self, Category};
 use promptset::output::{FileReport, Format, Tool, render, summarize};
-use promptset::validate::{RULES, Validator};
+use promptset::validate::Validator;
 use rayon::prelude::*;
 
 use super::FormatArg;
@@ -129,9 +130,10 @@ pub fn write_reports(
     reports: &[FileReport],
     output: Option<&std::path::Path>,
 ) -> Result<()> {
+    let rules = rules::of(&[Category::Document, Category::Integrity]);
     let tool = Tool {
         name: "promptset validate",
-        rules: RULES,
+        rules: &rules,
     };
     match output {
         Some(path) if path != std::path::Path::new("-") => {

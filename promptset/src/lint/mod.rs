@@ -21,32 +21,23 @@ pub mod scorecard;
 mod similar;
 pub mod text;
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::locate::Locator;
+use crate::diagnostic::source::Positions;
+use crate::diagnostic::{Category, Diagnostic, Finding, Severity};
 use crate::model::PromptSet;
 
 pub use scorecard::{Check, Scorecard, SubScore, SubScores, TopFinding};
 
-/// A lint rule: its stable id, what it checks and what to do about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
-    /// The stable id printed with every finding.
-    pub id: &'static str,
-    /// What the rule checks, in one sentence.
-    pub summary: &'static str,
-    /// What to do when it fires, as an instruction.
-    pub action: &'static str,
+/// A lint rule: the crate's one rule type (see [`crate::diagnostic::rules`]).
+pub use crate::diagnostic::Rule;
+
+/// A lint rule: a warning with its stable id, what it checks and what to do about it.
+const fn rule(id: &'static str, summary: &'static str, help: &'static str) -> Rule {
+    Rule::warning(id, Category::Lint, summary, help)
 }
 
-const fn rule(id: &'static str, summary: &'static str, action: &'static str) -> Rule {
-    Rule {
-        id,
-        summary,
-        action,
-    }
-}
-
-/// Every rule, most important first (the scorecard's top findings follow this order).
+/// Every lint rule, most important first (the scorecard's top findings follow this
+/// order). A new quality rule goes here, with its check in `rules.rs` (or `misfit.rs`
+/// for the wording of single prompts); SARIF and `--list-rules` pick it up.
 pub const RULES: &[Rule] = &[
     rule(
         "missing-layer",
@@ -272,48 +263,11 @@ pub fn score(set: &PromptSet<'_>) -> Scorecard {
 }
 
 fn place(findings: Vec<rules::Finding>, source: Option<&str>) -> Vec<Diagnostic> {
-    let rank = |id: &str| {
-        RULES
-            .iter()
-            .position(|rule| rule.id == id)
-            .unwrap_or(usize::MAX)
-    };
-    let Some(text) = source else {
-        return findings
-            .into_iter()
-            .map(|f| Diagnostic {
-                rule: f.rule,
-                severity: Severity::Warning,
-                pointer: f.pointer,
-                message: f.message,
-                line: 0,
-                column: 0,
-            })
-            .collect();
-    };
-    let locator = Locator::new(text);
-    let pointers: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
-    let offsets = locator.offsets(&pointers);
-    let mut placed: Vec<(usize, usize, rules::Finding)> = findings
+    let findings = findings
         .into_iter()
-        .zip(offsets)
-        .map(|(f, offset)| (offset, rank(f.rule), f))
+        .map(|f| Finding::at(f.rule, f.pointer, f.message))
         .collect();
-    placed.sort_by_key(|(offset, rank, _)| (*offset, *rank));
-    placed
-        .into_iter()
-        .map(|(offset, _, f)| {
-            let (line, column) = locator.position(offset);
-            Diagnostic {
-                rule: f.rule,
-                severity: Severity::Warning,
-                pointer: f.pointer,
-                message: f.message,
-                line,
-                column,
-            }
-        })
-        .collect()
+    Positions::json_or_unknown(source).place(findings, Severity::Warning)
 }
 
 #[cfg(test)]

@@ -318,7 +318,7 @@ pub(crate) fn score(set: &PromptSet<'_>, facts: &Facts, findings: &[Finding]) ->
                 count,
                 message,
             });
-            let action = rule_by_id(rule.id).map_or("", |r| r.action);
+            let action = rule_by_id(rule.id).map_or("", |r| r.help);
             recommended_actions.push(if count > 1 {
                 format!("{action} ({count} findings of `{}`)", rule.id)
             } else {
