@@ -4,8 +4,8 @@
 //! SQL calls inside their own write transactions (see `crate::audit`).
 
 use async_trait::async_trait;
-use sqlx::FromRow;
 
+use crate::db::row::from_row;
 use crate::error::DbError;
 
 /// One state change to record. Build it with [`crate::audit::AuditEvent`].
@@ -31,7 +31,7 @@ pub struct NewAuditEvent {
 }
 
 /// A stored audit row.
-#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditRow {
     /// Row id; ids grow with time, so they order the log.
     pub id: i64,
@@ -54,6 +54,19 @@ pub struct AuditRow {
     /// When, Unix ms.
     pub created_at: i64,
 }
+
+from_row!(AuditRow {
+    id,
+    actor_id,
+    actor_handle,
+    action,
+    target_kind,
+    target_id,
+    target_name,
+    from_json,
+    to_json,
+    created_at
+});
 
 /// A filtered page of the audit log, newest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

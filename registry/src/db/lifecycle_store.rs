@@ -4,8 +4,8 @@
 //! backend. Every write takes the [`NewAuditEvent`] that records it and writes it in the
 //! same transaction.
 
+use crate::db::row::from_row;
 use async_trait::async_trait;
-use sqlx::FromRow;
 
 use crate::db::audit_store::NewAuditEvent;
 use crate::error::DbError;
@@ -42,7 +42,7 @@ impl DeleteKind {
 }
 
 /// The lifecycle columns of a skill.
-#[derive(Debug, Clone, Default, PartialEq, Eq, FromRow)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SkillLifecycle {
     /// Who soft-deleted it.
     pub deleted_by: Option<i64>,
@@ -55,6 +55,14 @@ pub struct SkillLifecycle {
     /// The skill a merged duplicate folded into.
     pub canonical_skill_id: Option<i64>,
 }
+
+from_row!(SkillLifecycle {
+    deleted_by,
+    delete_kind,
+    delete_reason,
+    slug_reserved_until,
+    canonical_skill_id
+});
 
 impl SkillLifecycle {
     /// The parsed delete kind, when deleted.

@@ -13,12 +13,14 @@
 pub mod audit_store;
 pub mod blob_store;
 pub mod lifecycle_store;
+pub mod migrations;
 pub mod models;
 pub mod package_store;
 pub mod pages_store;
 pub mod postgres;
 pub mod report_store;
 pub mod reservation_store;
+mod row;
 pub mod sqlite;
 pub mod transfer_store;
 

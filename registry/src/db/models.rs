@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::db::row::from_row;
+
 /// Role of a user, as reported by `whoami`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -40,7 +42,7 @@ impl Role {
 }
 
 /// A registered user.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
     /// Row id.
     pub id: i64,
@@ -54,6 +56,14 @@ pub struct User {
     pub role: String,
 }
 
+from_row!(User {
+    id,
+    handle,
+    display_name,
+    image,
+    role
+});
+
 impl User {
     /// The parsed role.
     pub fn role(&self) -> Role {
@@ -62,10 +72,9 @@ impl User {
 }
 
 /// A token looked up by its hash, with its owner.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct TokenRecord {
     /// The owner of the token.
-    #[sqlx(flatten)]
     pub user: User,
     /// Set when the token was revoked.
     pub revoked_at: Option<i64>,
@@ -73,8 +82,10 @@ pub struct TokenRecord {
     pub token_hash: String,
 }
 
+from_row!(TokenRecord { revoked_at, token_hash } flatten { user });
+
 /// A pending or used upload ticket of the CLI's publish flow.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct UploadTicket {
     /// The opaque ticket string.
     pub ticket: String,
@@ -98,6 +109,19 @@ pub struct UploadTicket {
     pub used_at: Option<i64>,
 }
 
+from_row!(UploadTicket {
+    ticket,
+    user_id,
+    path,
+    size,
+    sha256,
+    content_type,
+    storage_id,
+    expires_at,
+    uploaded_at,
+    used_at
+});
+
 /// A new upload ticket to store.
 #[derive(Debug, Clone)]
 pub struct NewUploadTicket {
@@ -120,7 +144,7 @@ pub struct NewUploadTicket {
 }
 
 /// A skill with its owner and latest version, as listed and fetched.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct SkillRow {
     /// Row id.
     pub id: i64,
@@ -182,11 +206,42 @@ pub struct SkillRow {
     pub prompt_sets_status: Option<String>,
 }
 
+from_row!(SkillRow {
+    id,
+    slug,
+    owner_id,
+    owner_handle,
+    owner_display_name,
+    owner_image,
+    display_name,
+    summary,
+    tags_json,
+    downloads,
+    stars,
+    installs_current,
+    installs_all_time,
+    versions_count,
+    highlighted,
+    is_suspicious,
+    is_malware_blocked,
+    moderation_version_id,
+    moderation_updated_at,
+    soft_deleted_at,
+    hidden_at,
+    created_at,
+    updated_at,
+    latest_version_id,
+    latest_version,
+    latest_created_at,
+    latest_changelog,
+    latest_metadata_json,
+    prompt_sets_status
+});
+
 /// A skill with the extra columns of the detail view.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct SkillDetailRow {
     /// The listed columns.
-    #[sqlx(flatten)]
     pub skill: SkillRow,
     /// Full SKILL.md text of the latest version.
     pub latest_skill_md: Option<String>,
@@ -194,18 +249,21 @@ pub struct SkillDetailRow {
     pub moderation_scan_json: Option<String>,
 }
 
+from_row!(SkillDetailRow { latest_skill_md, moderation_scan_json } flatten { skill });
+
 /// A listed skill with its search relevance.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct SearchRow {
     /// The listed columns.
-    #[sqlx(flatten)]
     pub skill: SkillRow,
     /// Backend text relevance, larger is better.
     pub text_rank: f64,
 }
 
+from_row!(SearchRow { text_rank } flatten { skill });
+
 /// One version of a skill.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct VersionRow {
     /// Row id.
     pub id: i64,
@@ -233,8 +291,23 @@ pub struct VersionRow {
     pub prompt_sets_json: Option<String>,
 }
 
+from_row!(VersionRow {
+    id,
+    skill_id,
+    version,
+    changelog,
+    changelog_source,
+    fingerprint,
+    scan_json,
+    verdict,
+    published_by,
+    created_at,
+    soft_deleted_at,
+    prompt_sets_json
+});
+
 /// A stored file of a version.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileRow {
     /// Relative path.
     pub path: String,
@@ -245,6 +318,13 @@ pub struct FileRow {
     /// Normalised content type.
     pub content_type: Option<String>,
 }
+
+from_row!(FileRow {
+    path,
+    size,
+    sha256,
+    content_type
+});
 
 /// Everything a publish writes in one transaction.
 #[derive(Debug, Clone)]

@@ -3,12 +3,12 @@
 //! The SQL lives in `packages.rs`, mounted once per backend.
 
 use async_trait::async_trait;
-use sqlx::FromRow;
 
+use crate::db::row::from_row;
 use crate::error::DbError;
 
 /// A package with its owner and latest release version.
-#[derive(Debug, Clone, FromRow)]
+#[derive(Debug, Clone)]
 pub struct PackageRow {
     /// Row id.
     pub id: i64,
@@ -54,8 +54,32 @@ pub struct PackageRow {
     pub deleted_at: Option<i64>,
 }
 
+from_row!(PackageRow {
+    id,
+    name,
+    display_name,
+    family,
+    channel,
+    owner_id,
+    owner_handle,
+    owner_display_name,
+    owner_image,
+    summary,
+    tags_json,
+    categories_json,
+    topics_json,
+    latest_release_id,
+    latest_version,
+    versions_count,
+    downloads,
+    installs,
+    created_at,
+    updated_at,
+    deleted_at
+});
+
 /// One immutable release of a package.
-#[derive(Debug, Clone, FromRow)]
+#[derive(Debug, Clone)]
 pub struct ReleaseRow {
     /// Row id.
     pub id: i64,
@@ -98,6 +122,29 @@ pub struct ReleaseRow {
     /// Publish time, Unix ms.
     pub created_at: i64,
 }
+
+from_row!(ReleaseRow {
+    id,
+    package_id,
+    version,
+    changelog,
+    artifact_sha256,
+    artifact_size,
+    integrity,
+    shasum,
+    tarball_name,
+    unpacked_size,
+    file_count,
+    files_json,
+    install_fields_json,
+    has_install_script,
+    compatibility_json,
+    source_json,
+    bundle_json,
+    scan_json,
+    scan_status,
+    created_at
+});
 
 /// A release to insert, with the package fields it creates or refreshes.
 #[derive(Debug, Clone)]

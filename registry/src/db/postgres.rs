@@ -107,7 +107,7 @@ impl PgStore {
             .connect(url)
             .await
             .context("failed to connect to PostgreSQL")?;
-        sqlx::migrate!("migrations/postgres")
+        super::migrations::migrator(super::migrations::POSTGRES)?
             .run(&pool)
             .await
             .context("failed to apply the PostgreSQL migrations")?;

@@ -2,14 +2,14 @@
 //! as moderation cases), and storing a rescan. The [`ReportStore`] trait is a supertrait
 //! of `Store`; the SQL lives in `reports.rs`, mounted once per backend.
 
+use crate::db::row::from_row;
 use async_trait::async_trait;
-use sqlx::FromRow;
 
 use crate::db::audit_store::NewAuditEvent;
 use crate::error::DbError;
 
 /// A report or an appeal, with the names its queue shows.
-#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseRow {
     /// Row id.
     pub id: i64,
@@ -40,6 +40,23 @@ pub struct CaseRow {
     /// The moderator's note.
     pub note: Option<String>,
 }
+
+from_row!(CaseRow {
+    id,
+    kind,
+    skill_id,
+    skill_slug,
+    skill_display_name,
+    user_id,
+    user_handle,
+    version,
+    text,
+    status,
+    created_at,
+    resolved_by_handle,
+    resolved_at,
+    note
+});
 
 /// A case to open.
 #[derive(Debug, Clone)]

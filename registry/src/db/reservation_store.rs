@@ -1,14 +1,14 @@
 //! The reservation use cases of the store: the [`ReservationStore`] trait (a supertrait of
 //! `Store`) and its row types. The SQL lives in `reservations.rs`, mounted once per backend.
 
+use crate::db::row::from_row;
 use async_trait::async_trait;
-use sqlx::FromRow;
 
 use crate::db::audit_store::NewAuditEvent;
 use crate::error::DbError;
 
 /// A slug held for an owner.
-#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReservationRow {
     /// The reserved root slug.
     pub slug: String,
@@ -19,6 +19,13 @@ pub struct ReservationRow {
     /// Until when, Unix ms.
     pub expires_at: i64,
 }
+
+from_row!(ReservationRow {
+    slug,
+    owner_id,
+    owner_handle,
+    expires_at
+});
 
 /// A slug to reserve.
 #[derive(Debug, Clone)]

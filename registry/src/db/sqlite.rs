@@ -126,7 +126,7 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .with_context(|| format!("failed to open the SQLite database `{url}`"))?;
-        sqlx::migrate!("migrations/sqlite")
+        super::migrations::migrator(super::migrations::SQLITE)?
             .run(&pool)
             .await
             .context("failed to apply the SQLite migrations")?;

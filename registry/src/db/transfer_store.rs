@@ -5,14 +5,14 @@
 //! (and on the expiry), so of two racing actions (accept and cancel, or two accepts)
 //! exactly one changes the row and the other learns it lost.
 
+use crate::db::row::from_row;
 use async_trait::async_trait;
-use sqlx::FromRow;
 
 use crate::db::audit_store::NewAuditEvent;
 use crate::error::DbError;
 
 /// A transfer with the names its lists show.
-#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TransferRow {
     /// Row id.
     pub id: i64,
@@ -43,6 +43,23 @@ pub struct TransferRow {
     /// When it stops being actionable, Unix ms.
     pub expires_at: i64,
 }
+
+from_row!(TransferRow {
+    id,
+    skill_id,
+    skill_slug,
+    skill_display_name,
+    from_user_id,
+    from_handle,
+    from_display_name,
+    to_user_id,
+    to_handle,
+    to_display_name,
+    message,
+    status,
+    requested_at,
+    expires_at
+});
 
 /// A transfer to store.
 #[derive(Debug, Clone)]

@@ -1,7 +1,6 @@
 //! Self-test of the throwaway PostgreSQL harness shared with the registry's tests.
 
-#[path = "../registry/tests/support/postgres.rs"]
-mod postgres;
+use crate::postgres;
 
 #[test]
 fn fresh_databases_are_separate_and_usable() {

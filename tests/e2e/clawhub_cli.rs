@@ -11,8 +11,7 @@
 //! no proxy. The server records every HTTP exchange; when a step fails, the panic shows
 //! the command, its exit status, stdout, stderr and the exchanges it caused.
 
-#[path = "../registry/tests/support/postgres.rs"]
-mod postgres;
+use crate::postgres;
 
 use std::fs;
 use std::path::{Path, PathBuf};
