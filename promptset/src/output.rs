@@ -1,7 +1,9 @@
 //! Renders diagnostics of many files for people and machines: compiler-style text,
 //! JSON, GitHub workflow annotations, SARIF 2.1.0 and JUnit XML.
 //!
-//! `validate` and `lint` share these formats, so CI pipelines read both the same way.
+//! `validate` and `lint` share these formats, so CI pipelines read both the same way;
+//! a run that scores its files (`lint`) adds the scorecards to `text` and `json` here
+//! too, and [`summary_line`] words the one-line summary both print on stderr.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -9,6 +11,7 @@ use std::io::{self, Write};
 use serde_json::json;
 
 use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::lint::Scorecard;
 
 /// The findings of one file (or of stdin, named `-`).
 #[derive(Debug, Clone)]
@@ -17,9 +20,20 @@ pub struct FileReport {
     pub path: String,
     /// The findings, in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The lint scorecard, when the file was valid and the run scores files.
+    pub scorecard: Option<Scorecard>,
 }
 
 impl FileReport {
+    /// The findings of the file named `path`, without a scorecard.
+    pub fn new(path: impl Into<String>, diagnostics: Vec<Diagnostic>) -> Self {
+        FileReport {
+            path: path.into(),
+            diagnostics,
+            scorecard: None,
+        }
+    }
+
     /// Whether the file has any error (warnings do not count).
     pub fn has_errors(&self) -> bool {
         self.diagnostics
@@ -52,6 +66,44 @@ pub struct Tool<'t> {
     pub name: &'t str,
     /// Every rule the tool may report.
     pub rules: &'t [&'static Rule],
+    /// Set when the run scores its files (`lint`): `text` and `json` add scorecards.
+    pub scoring: Option<Scoring>,
+}
+
+impl<'t> Tool<'t> {
+    /// A tool that reports findings only (`validate`, `generate` for briefs, `report`).
+    pub fn new(name: &'t str, rules: &'t [&'static Rule]) -> Self {
+        Tool {
+            name,
+            rules,
+            scoring: None,
+        }
+    }
+
+    /// A tool that also scores each valid file (`lint`).
+    pub fn scored(name: &'t str, rules: &'t [&'static Rule], min_score: Option<u32>) -> Self {
+        Tool {
+            name,
+            rules,
+            scoring: Some(Scoring { min_score }),
+        }
+    }
+}
+
+/// How a scoring run judges its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scoring {
+    /// Files scoring below this fail the run (`--min-score`).
+    pub min_score: Option<u32>,
+}
+
+impl Scoring {
+    fn below(self, report: &FileReport) -> bool {
+        match (self.min_score, &report.scorecard) {
+            (Some(min), Some(scorecard)) => scorecard.overall_score < min,
+            _ => false,
+        }
+    }
 }
 
 /// Writes `reports` in `format` to `out`.
@@ -62,9 +114,23 @@ pub fn render(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Text => text(reports, out),
+        Format::Text => {
+            text(reports, out)?;
+            if tool.scoring.is_some() {
+                for report in reports {
+                    if let Some(scorecard) = &report.scorecard {
+                        write_scorecard(&report.path, scorecard, out)?;
+                    }
+                }
+            }
+            Ok(())
+        }
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &json_value(tool, reports))?;
+            let value = match tool.scoring {
+                Some(scoring) => scored_json_value(tool, scoring, reports),
+                None => json_value(tool, reports),
+            };
+            serde_json::to_writer_pretty(&mut *out, &value)?;
             out.write_all(b"\n")
         }
         Format::Github => github(reports, out),
@@ -150,6 +216,121 @@ fn json_value(tool: Tool<'_>, reports: &[FileReport]) -> serde_json::Value {
             "warnings": summary.warnings,
         },
     })
+}
+
+/// The JSON of a scoring run: every file with its score and scorecard, and the lowest
+/// score and the files below `--min-score` in the summary.
+fn scored_json_value(
+    tool: Tool<'_>,
+    scoring: Scoring,
+    reports: &[FileReport],
+) -> serde_json::Value {
+    let summary = summarize(reports);
+    json!({
+        "tool": tool.name,
+        "files": reports.iter().map(|r| json!({
+            "path": r.path,
+            "valid": !r.has_errors() || r.scorecard.is_some(),
+            "score": r.scorecard.as_ref().map(|s| s.overall_score),
+            "diagnostics": r.diagnostics,
+            "scorecard": r.scorecard,
+        })).collect::<Vec<_>>(),
+        "summary": {
+            "files": summary.files,
+            "invalid": reports.iter().filter(|r| r.scorecard.is_none()).count(),
+            "warnings": summary.warnings,
+            "lowest_score": lowest_score(reports),
+            "min_score": scoring.min_score,
+            "below_min_score": reports.iter().filter(|r| scoring.below(r)).count(),
+        },
+    })
+}
+
+fn lowest_score(reports: &[FileReport]) -> Option<u32> {
+    reports
+        .iter()
+        .filter_map(|r| r.scorecard.as_ref())
+        .map(|s| s.overall_score)
+        .min()
+}
+
+/// The readable scorecard of `text` output.
+fn write_scorecard(path: &str, scorecard: &Scorecard, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}: score {}/{} (judged as {}, {} prompts, {} topics)",
+        if path == "-" { "<stdin>" } else { path },
+        scorecard.overall_score,
+        scorecard.max_score,
+        scorecard.business_model,
+        scorecard.prompt_count,
+        scorecard.topic_count
+    )?;
+    for (name, sub) in scorecard.sub_scores.named() {
+        let filled = (sub.score * 20).checked_div(sub.max).unwrap_or(0) as usize;
+        writeln!(
+            out,
+            "  {name:<20} {:>2}/{:<2} {}{}",
+            sub.score,
+            sub.max,
+            "#".repeat(filled),
+            ".".repeat(20 - filled.min(20))
+        )?;
+    }
+    let sections: [(&str, &[String]); 3] = [
+        ("fix next", &scorecard.fix_next),
+        ("keep doing", &scorecard.keep_doing),
+        ("recommended actions", &scorecard.recommended_actions),
+    ];
+    for (title, items) in sections {
+        if items.is_empty() {
+            continue;
+        }
+        writeln!(out, "  {title}:")?;
+        for item in items {
+            writeln!(out, "    - {item}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The one-line summary of a run for people (stderr): files, validity, errors or
+/// warnings, scores, and how many inputs could not be read.
+pub fn summary_line(tool: Tool<'_>, reports: &[FileReport], unreadable: usize) -> String {
+    let summary = summarize(reports);
+    let plural = |count: usize, one: &str, many: &str| {
+        format!("{count} {}", if count == 1 { one } else { many })
+    };
+    let mut line = match tool.scoring {
+        None => format!(
+            "checked {}: {} valid, {} invalid ({})",
+            plural(summary.files, "file", "files"),
+            summary.files - summary.invalid,
+            summary.invalid,
+            plural(summary.errors, "error", "errors"),
+        ),
+        Some(scoring) => {
+            let mut line = format!(
+                "linted {}: {} invalid, {}",
+                plural(summary.files, "file", "files"),
+                summary.invalid,
+                plural(summary.warnings, "warning", "warnings"),
+            );
+            if let Some(lowest) = lowest_score(reports) {
+                line.push_str(&format!(", lowest score {lowest}/100"));
+            }
+            if let Some(min) = scoring.min_score {
+                let below = reports.iter().filter(|r| scoring.below(r)).count();
+                line.push_str(&format!("; {below} below --min-score {min}"));
+            }
+            line
+        }
+    };
+    if unreadable > 0 {
+        line.push_str(&format!("; {unreadable} could not be read"));
+    }
+    line
 }
 
 /// Escapes the data part of a workflow command.

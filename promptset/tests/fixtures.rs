@@ -16,17 +16,14 @@ fn relative(path: &Path) -> String {
 fn text_report(path: &Path, validator: &Validator) -> String {
     let bytes = std::fs::read(path).unwrap();
     let validation = validator.validate(&bytes);
-    let report = FileReport {
-        path: relative(path),
-        diagnostics: validation.diagnostics,
-    };
+    let report = FileReport::new(relative(path), validation.diagnostics);
     let mut out = Vec::new();
     render(
         Format::Text,
-        Tool {
-            name: "promptset validate",
-            rules: &rules::of(&[Category::Document, Category::Integrity]),
-        },
+        Tool::new(
+            "promptset validate",
+            &rules::of(&[Category::Document, Category::Integrity]),
+        ),
         &[report],
         &mut out,
     )

@@ -307,15 +307,9 @@ fn ensure_valid(name: &str, json: &str) -> Result<()> {
 }
 
 fn report_brief(name: &str, diagnostics: Vec<promptset::diagnostic::Diagnostic>) -> Result<()> {
-    let reports = [FileReport {
-        path: name.to_owned(),
-        diagnostics,
-    }];
+    let reports = [FileReport::new(name, diagnostics)];
     let rules = rules::of(&[Category::Document]);
-    let tool = Tool {
-        name: "promptset generate",
-        rules: &rules,
-    };
+    let tool = Tool::new("promptset generate", &rules);
     let mut stderr = std::io::stderr().lock();
     render(Format::Text, tool, &reports, &mut stderr).context("failed to write to stderr")
 }

@@ -2,24 +2,21 @@
 //! and stdin, in parallel. Documents that fail validation get their validation errors
 //! instead; `--min-score` turns the scorecard into a CI gate.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use promptset::diagnostic::{Diagnostic, Severity};
-use promptset::lint::{self, Scorecard};
-use promptset::output::{FileReport, Format, Tool, render, summarize};
+use promptset::diagnostic::rules::{self, MIN_SCORE};
+use promptset::diagnostic::{Diagnostic, Rule, Severity};
+use promptset::lint;
+use promptset::output::{FileReport, Tool, render, summarize, summary_line};
 use promptset::validate::Validator;
 use rayon::prelude::*;
-use serde_json::json;
 
 use super::FormatArg;
 use super::validate::{progress_bar, report_error};
 use crate::io::{Input, collect_inputs};
-
-use promptset::diagnostic::rules::MIN_SCORE as MIN_SCORE_RULE;
 
 /// Arguments of `promptset lint`.
 #[derive(Debug, Args)]
@@ -62,12 +59,6 @@ pub struct LintArgs {
     pub quiet: bool,
 }
 
-/// The outcome for one input.
-struct Linted {
-    report: FileReport,
-    scorecard: Option<Scorecard>,
-}
-
 /// Runs `promptset lint`.
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     if args.list_rules {
@@ -84,7 +75,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     let (inputs, read_errors) = collect_inputs(&args.paths);
     let validator = Validator::default();
     let progress = progress_bar(inputs.len(), args.quiet);
-    let results: Vec<Result<Linted>> = inputs
+    let results: Vec<Result<FileReport>> = inputs
         .par_iter()
         .map(|input| {
             let linted = lint_input(&validator, input, args.min_score);
@@ -94,11 +85,11 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         .collect();
     progress.finish_and_clear();
 
-    let mut linted = Vec::with_capacity(results.len());
+    let mut reports = Vec::with_capacity(results.len());
     let mut errors = read_errors;
     for result in results {
         match result {
-            Ok(one) => linted.push(one),
+            Ok(one) => reports.push(one),
             Err(error) => errors.push(error),
         }
     }
@@ -106,44 +97,16 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         report_error(error);
     }
 
+    let rules: Vec<&Rule> = rules::catalogue().collect();
+    let tool = Tool::scored("promptset lint", &rules, args.min_score);
     let mut bytes = Vec::new();
-    write_report(args.format, &linted, args.min_score, &mut bytes)
+    render(args.format.into(), tool, &reports, &mut bytes)
         .context("failed to render the report")?;
     crate::io::write_output(args.output.as_deref(), &bytes)?;
 
-    let reports: Vec<FileReport> = linted.iter().map(|l| l.report.clone()).collect();
     let summary = summarize(&reports);
-    let below = linted
-        .iter()
-        .filter(|l| below_min(l, args.min_score))
-        .count();
     if !args.quiet && args.format == FormatArg::Text {
-        let mut line = format!(
-            "linted {} {}: {} invalid, {} {}",
-            summary.files,
-            if summary.files == 1 { "file" } else { "files" },
-            summary.invalid,
-            summary.warnings,
-            if summary.warnings == 1 {
-                "warning"
-            } else {
-                "warnings"
-            },
-        );
-        if let Some(lowest) = linted
-            .iter()
-            .filter_map(|l| l.scorecard.as_ref())
-            .map(|s| s.overall_score)
-            .min()
-        {
-            line.push_str(&format!(", lowest score {lowest}/100"));
-        }
-        if let Some(min) = args.min_score {
-            line.push_str(&format!("; {below} below --min-score {min}"));
-        }
-        if !errors.is_empty() {
-            line.push_str(&format!("; {} could not be read", errors.len()));
-        }
+        let line = summary_line(tool, &reports, errors.len());
         #[expect(
             clippy::print_stderr,
             reason = "the summary is for people, not for the report"
@@ -161,25 +124,12 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     })
 }
 
-fn below_min(linted: &Linted, min_score: Option<u32>) -> bool {
-    match (min_score, &linted.scorecard) {
-        (Some(min), Some(scorecard)) => scorecard.overall_score < min,
-        _ => false,
-    }
-}
-
-fn lint_input(validator: &Validator, input: &Input, min_score: Option<u32>) -> Result<Linted> {
+fn lint_input(validator: &Validator, input: &Input, min_score: Option<u32>) -> Result<FileReport> {
     let bytes = input.read()?;
     let validation = validator.validate(&bytes);
     let path = input.name();
     let Some(set) = validation.document else {
-        return Ok(Linted {
-            report: FileReport {
-                path,
-                diagnostics: validation.diagnostics,
-            },
-            scorecard: None,
-        });
+        return Ok(FileReport::new(path, validation.diagnostics));
     };
     // Validation succeeded, so the bytes are UTF-8; the fallback only drops positions.
     let source = std::str::from_utf8(&bytes).ok();
@@ -190,128 +140,17 @@ fn lint_input(validator: &Validator, input: &Input, min_score: Option<u32>) -> R
         if score < min {
             diagnostics.insert(
                 0,
-                Diagnostic {
-                    rule: MIN_SCORE_RULE,
-                    severity: Severity::Error,
-                    pointer: String::new(),
-                    message: format!(
-                        "the prompt set scores {score}/100, below the minimum of {min}"
-                    ),
-                    line: 1,
-                    column: 1,
-                },
+                Diagnostic::whole(
+                    MIN_SCORE,
+                    Severity::Error,
+                    format!("the prompt set scores {score}/100, below the minimum of {min}"),
+                ),
             );
         }
     }
-    Ok(Linted {
-        report: FileReport { path, diagnostics },
+    Ok(FileReport {
+        path,
+        diagnostics,
         scorecard: Some(linted.scorecard),
     })
-}
-
-/// Every rule `promptset lint` may report: validation rules, lint rules and `min-score`.
-fn rules() -> Vec<&'static promptset::diagnostic::Rule> {
-    promptset::diagnostic::rules::catalogue().collect()
-}
-
-fn write_report(
-    format: FormatArg,
-    linted: &[Linted],
-    min_score: Option<u32>,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let rules = rules();
-    let tool = Tool {
-        name: "promptset lint",
-        rules: &rules,
-    };
-    let reports: Vec<FileReport> = linted.iter().map(|l| l.report.clone()).collect();
-    match format {
-        FormatArg::Json => {
-            serde_json::to_writer_pretty(&mut *out, &json_report(linted, min_score))?;
-            out.write_all(b"\n")?;
-        }
-        FormatArg::Text => {
-            render(Format::Text, tool, &reports, out)?;
-            for one in linted {
-                if let Some(scorecard) = &one.scorecard {
-                    write_scorecard(&one.report.path, scorecard, out)?;
-                }
-            }
-        }
-        other => render(other.into(), tool, &reports, out)?,
-    }
-    Ok(())
-}
-
-fn json_report(linted: &[Linted], min_score: Option<u32>) -> serde_json::Value {
-    let reports: Vec<FileReport> = linted.iter().map(|l| l.report.clone()).collect();
-    let summary = summarize(&reports);
-    json!({
-        "tool": "promptset lint",
-        "files": linted.iter().map(|l| json!({
-            "path": l.report.path,
-            "valid": !l.report.has_errors() || l.scorecard.is_some(),
-            "score": l.scorecard.as_ref().map(|s| s.overall_score),
-            "diagnostics": l.report.diagnostics,
-            "scorecard": l.scorecard,
-        })).collect::<Vec<_>>(),
-        "summary": {
-            "files": summary.files,
-            "invalid": linted.iter().filter(|l| l.scorecard.is_none()).count(),
-            "warnings": summary.warnings,
-            "lowest_score": linted.iter().filter_map(|l| l.scorecard.as_ref()).map(|s| s.overall_score).min(),
-            "min_score": min_score,
-            "below_min_score": linted.iter().filter(|l| below_min(l, min_score)).count(),
-        },
-    })
-}
-
-/// The readable scorecard of `text` output.
-fn write_scorecard(path: &str, scorecard: &Scorecard, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out)?;
-    writeln!(
-        out,
-        "{}: score {}/{} (judged as {}, {} prompts, {} topics)",
-        display_path(path),
-        scorecard.overall_score,
-        scorecard.max_score,
-        scorecard.business_model,
-        scorecard.prompt_count,
-        scorecard.topic_count
-    )?;
-    for (name, sub) in scorecard.sub_scores.named() {
-        let filled = (sub.score * 20).checked_div(sub.max).unwrap_or(0) as usize;
-        writeln!(
-            out,
-            "  {name:<20} {:>2}/{:<2} {}{}",
-            sub.score,
-            sub.max,
-            "#".repeat(filled),
-            ".".repeat(20 - filled.min(20))
-        )?;
-    }
-    let sections: [(&str, &[String]); 3] = [
-        ("fix next", &scorecard.fix_next),
-        ("keep doing", &scorecard.keep_doing),
-        ("recommended actions", &scorecard.recommended_actions),
-    ];
-    for (title, items) in sections {
-        if items.is_empty() {
-            continue;
-        }
-        writeln!(out, "  {title}:")?;
-        for item in items {
-            writeln!(out, "    - {item}")?;
-        }
-    }
-    Ok(())
-}
-
-fn display_path(path: &str) -> &str {
-    if path == "-" {
-        "<stdin>"
-    } else {
-        Path::new(path).to_str().unwrap_or(path)
-    }
 }

@@ -134,17 +134,14 @@ fn load<'a>(bytes: &'a [u8], name: &str) -> Result<Option<PromptSet<'a>>> {
     {
         return Ok(Some(set));
     }
-    let report = FileReport {
-        path: name.to_owned(),
-        diagnostics: validation.diagnostics,
-    };
+    let report = FileReport::new(name, validation.diagnostics);
     let mut stderr = std::io::stderr().lock();
     render(
         Format::Text,
-        Tool {
-            name: "promptset report",
-            rules: &rules::of(&[Category::Document, Category::Integrity]),
-        },
+        Tool::new(
+            "promptset report",
+            &rules::of(&[Category::Document, Category::Integrity]),
+        ),
         &[report],
         &mut stderr,
     )

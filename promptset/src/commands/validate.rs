@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use promptset::diagnostic::rules::{self, Category};
-use promptset::output::{FileReport, Format, Tool, render, summarize};
+use promptset::output::{FileReport, Format, Tool, render, summarize, summary_line};
 use promptset::validate::Validator;
 use rayon::prelude::*;
 
@@ -82,22 +82,12 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
     write_reports(args.format.into(), &reports, args.output.as_deref())?;
     let summary = summarize(&reports);
     if !args.quiet && args.format == FormatArg::Text {
-        let mut line = format!(
-            "checked {} {}: {} valid, {} invalid ({} {})",
-            summary.files,
-            if summary.files == 1 { "file" } else { "files" },
-            summary.files - summary.invalid,
-            summary.invalid,
-            summary.errors,
-            if summary.errors == 1 {
-                "error"
-            } else {
-                "errors"
-            },
+        let rules = rules::of(&[Category::Document, Category::Integrity]);
+        let line = summary_line(
+            Tool::new("promptset validate", &rules),
+            &reports,
+            errors.len(),
         );
-        if !errors.is_empty() {
-            line.push_str(&format!("; {} could not be read", errors.len()));
-        }
         #[expect(
             clippy::print_stderr,
             reason = "the summary is for people, not for the report"
@@ -118,10 +108,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
 fn check(validator: &Validator, input: &Input) -> Result<FileReport> {
     let bytes = input.read()?;
     let validation = validator.validate(&bytes);
-    Ok(FileReport {
-        path: input.name(),
-        diagnostics: validation.diagnostics,
-    })
+    Ok(FileReport::new(input.name(), validation.diagnostics))
 }
 
 /// Renders the reports to `-o FILE` or stdout.
@@ -131,10 +118,7 @@ pub fn write_reports(
     output: Option<&std::path::Path>,
 ) -> Result<()> {
     let rules = rules::of(&[Category::Document, Category::Integrity]);
-    let tool = Tool {
-        name: "promptset validate",
-        rules: &rules,
-    };
+    let tool = Tool::new("promptset validate", &rules);
     match output {
         Some(path) if path != std::path::Path::new("-") => {
             let file = std::fs::File::create(path)
