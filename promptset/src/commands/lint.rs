@@ -5,18 +5,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use promptset::diagnostic::rules::{self, MIN_SCORE};
 use promptset::diagnostic::{Diagnostic, Rule, Severity};
 use promptset::lint;
-use promptset::output::{FileReport, Tool, render, summarize, summary_line};
+use promptset::output::{FileReport, Tool};
 use promptset::validate::Validator;
-use rayon::prelude::*;
 
 use super::FormatArg;
-use super::validate::{progress_bar, report_error};
-use crate::io::{Input, collect_inputs};
+use super::batch::{self, Batch};
 
 /// Arguments of `promptset lint`.
 #[derive(Debug, Args)]
@@ -72,67 +70,33 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         crate::io::write_output(args.output.as_deref(), text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let (inputs, read_errors) = collect_inputs(&args.paths);
     let validator = Validator::default();
-    let progress = progress_bar(inputs.len(), args.quiet);
-    let results: Vec<Result<FileReport>> = inputs
-        .par_iter()
-        .map(|input| {
-            let linted = lint_input(&validator, input, args.min_score);
-            progress.inc(1);
-            linted
-        })
-        .collect();
-    progress.finish_and_clear();
-
-    let mut reports = Vec::with_capacity(results.len());
-    let mut errors = read_errors;
-    for result in results {
-        match result {
-            Ok(one) => reports.push(one),
-            Err(error) => errors.push(error),
-        }
-    }
-    for error in &errors {
-        report_error(error);
-    }
-
     let rules: Vec<&Rule> = rules::catalogue().collect();
+    let batch = Batch {
+        paths: &args.paths,
+        format: args.format.into(),
+        output: args.output.as_deref(),
+        quiet: args.quiet,
+    };
     let tool = Tool::scored("promptset lint", &rules, args.min_score);
-    let mut bytes = Vec::new();
-    render(args.format.into(), tool, &reports, &mut bytes)
-        .context("failed to render the report")?;
-    crate::io::write_output(args.output.as_deref(), &bytes)?;
-
-    let summary = summarize(&reports);
-    if !args.quiet && args.format == FormatArg::Text {
-        let line = summary_line(tool, &reports, errors.len());
-        #[expect(
-            clippy::print_stderr,
-            reason = "the summary is for people, not for the report"
-        )]
-        {
-            eprintln!("{line}");
-        }
-    }
-    Ok(if !errors.is_empty() {
-        ExitCode::from(2)
-    } else if summary.invalid > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    batch::run(&batch, tool, |name, bytes| {
+        lint_document(&validator, name, bytes, args.min_score)
     })
 }
 
-fn lint_input(validator: &Validator, input: &Input, min_score: Option<u32>) -> Result<FileReport> {
-    let bytes = input.read()?;
-    let validation = validator.validate(&bytes);
-    let path = input.name();
+/// Validates one document and, when it is valid, lints and scores it.
+fn lint_document(
+    validator: &Validator,
+    name: &str,
+    bytes: &[u8],
+    min_score: Option<u32>,
+) -> FileReport {
+    let validation = validator.validate(bytes);
     let Some(set) = validation.document else {
-        return Ok(FileReport::new(path, validation.diagnostics));
+        return FileReport::new(name, validation.diagnostics);
     };
     // Validation succeeded, so the bytes are UTF-8; the fallback only drops positions.
-    let source = std::str::from_utf8(&bytes).ok();
+    let source = std::str::from_utf8(bytes).ok();
     let linted = lint::lint(&set, source);
     let mut diagnostics = linted.diagnostics;
     if let Some(min) = min_score {
@@ -148,9 +112,9 @@ fn lint_input(validator: &Validator, input: &Input, min_score: Option<u32>) -> R
             );
         }
     }
-    Ok(FileReport {
-        path,
+    FileReport {
+        path: name.to_owned(),
         diagnostics,
         scorecard: Some(linted.scorecard),
-    })
+    }
 }

@@ -2,7 +2,10 @@
 //!
 //! Every `run` returns the process exit code on success (0, or 1 when the input is
 //! invalid or a check failed); errors bubble up as `anyhow::Error` and exit with 2.
+//! `validate` and `lint` share one batch runner ([`batch`]): a new command over many
+//! documents supplies only its per-document check.
 
+pub mod batch;
 pub mod generate;
 pub mod lint;
 pub mod report;
