@@ -201,6 +201,9 @@ impl Generator {
             .and_then(|v| v.as_str())
             .map(|s| phrase(s, &keep));
 
+        // The words of every audience and market, dropped from a candidate's tokens to
+        // get its skeleton; built once per set, not once per candidate.
+        let skeleton_drop = skeleton_drop(brief, &plan);
         let mut filled: Vec<Filled> = Vec::new();
         for (index, topic) in plan.topics.iter().enumerate() {
             let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
@@ -224,6 +227,7 @@ impl Generator {
                             competitors: &competitors,
                             season: season.as_deref(),
                             language: &language,
+                            skeleton_drop: &skeleton_drop,
                         };
                         let found = self
                             .fill_slot(&fill, *layer, *stage, slot, offsets, &mut rng, &filled)?;
@@ -433,7 +437,17 @@ fn repeats_a_word(text: &str, brief: &Brief) -> bool {
     let mut seen = BTreeSet::new();
     rest.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 5)
-        .any(|w| !seen.insert(w.trim_end_matches('s').to_owned()))
+        .any(|w| !seen.insert(stem(w)))
+}
+
+/// A word without its `-ing` or plural ending, so `home cooks` and `home cooking
+/// recipes` count as saying `cook` twice (the reading of issue 8 rejected them).
+fn stem(word: &str) -> String {
+    let word = word.trim_end_matches('s');
+    match word.strip_suffix("ing") {
+        Some(root) if root.chars().count() >= 4 => root.to_owned(),
+        _ => word.to_owned(),
+    }
 }
 
 /// Words that make a prompt a comparison even without a rival's name.
@@ -513,6 +527,19 @@ struct FillContext<'a> {
     competitors: &'a [&'a str],
     season: Option<&'a str>,
     language: &'a str,
+    skeleton_drop: &'a BTreeSet<String>,
+}
+
+/// The words of the brief's audiences and markets: what a skeleton leaves out.
+fn skeleton_drop(brief: &Brief, plan: &topics::TopicPlan) -> BTreeSet<String> {
+    let mut drop: BTreeSet<String> = BTreeSet::new();
+    for audience in &plan.lexicon.audiences {
+        drop.extend(text::tokens(audience));
+    }
+    for market in &brief.target_markets {
+        drop.extend(text::tokens(&phrasing::place(&place_name(market)).locative));
+    }
+    drop
 }
 
 struct SlotValues {
@@ -537,14 +564,7 @@ fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
 impl FillContext<'_> {
     /// `tokens` without the words of the brief's audiences and markets.
     fn skeleton(&self, tokens: &BTreeSet<String>) -> BTreeSet<String> {
-        let mut drop: BTreeSet<String> = BTreeSet::new();
-        for audience in &self.plan.lexicon.audiences {
-            drop.extend(text::tokens(audience));
-        }
-        for market in &self.brief.target_markets {
-            drop.extend(text::tokens(&phrasing::place(&place_name(market)).locative));
-        }
-        tokens.difference(&drop).cloned().collect()
+        tokens.difference(self.skeleton_drop).cloned().collect()
     }
 
     fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
@@ -762,6 +782,7 @@ impl SlotValues {
             p_mod => &product.modifier,
             p_one => product.one.as_deref().unwrap_or_default(),
             p_mass => product.mass,
+            p_many => product.many(),
             offer => &offer.bare,
             offer_are => offer.be(),
             offer_mod => &offer.modifier,

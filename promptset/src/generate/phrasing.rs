@@ -173,6 +173,27 @@ impl Noun {
         }
     }
 
+    /// A plural for slots that need one (`Which … make good gifts`, `the best-reviewed
+    /// … on Amazon`): the bare form of a count noun, and for a mass noun the kinds it
+    /// comes in (`specialty coffee brands`, `payroll software tools`, `tax advice
+    /// providers`), since `the best-reviewed specialty coffee are` is not English.
+    pub fn many(&self) -> String {
+        if !self.mass {
+            return self.bare.clone();
+        }
+        let kinds = match self.head().as_str() {
+            "software" | "analytics" | "hosting" | "security" | "storage" | "data" | "hardware" => {
+                "tools"
+            }
+            "content" | "media" | "news" => "sources",
+            "accounting" | "administration" | "advice" | "bookkeeping" | "care" | "charging"
+            | "finance" | "insurance" | "maintenance" | "marketing" | "payroll" | "placement"
+            | "recruitment" | "research" | "search" | "strategy" | "support" => "providers",
+            _ => "brands",
+        };
+        format!("{} {kinds}", self.modifier)
+    }
+
     /// `is` or `are`, agreeing with [`Noun::bare`].
     pub fn be(&self) -> &'static str {
         if self.mass { "is" } else { "are" }
@@ -813,6 +834,26 @@ mod tests {
         assert_eq!(
             Noun::parse("Fixed-price boxes", &[]).modifier,
             "fixed-price box"
+        );
+    }
+
+    #[test]
+    fn mass_nouns_have_a_plural_for_plural_slots() {
+        assert_eq!(
+            Noun::parse("specialty coffee", &[]).many(),
+            "specialty coffee brands"
+        );
+        assert_eq!(
+            Noun::parse("Payroll software", &[]).many(),
+            "payroll software tools"
+        );
+        assert_eq!(
+            Noun::parse("Tax advice", &[]).many(),
+            "tax advice providers"
+        );
+        assert_eq!(
+            Noun::parse("Trail running shoes", &[]).many(),
+            "trail running shoes"
         );
     }
 

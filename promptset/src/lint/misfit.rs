@@ -344,9 +344,21 @@ fn physical_framing(prompt: &str, words: &[Word<'_>], context: &Context, push: &
     ]
     .iter()
     .any(|p| normalized.contains(p));
+    // Work or a project is delivered too: `if the work is not delivered` is a hiring
+    // worry, not a shipping one.
+    let work_delivered = [
+        "work is not delivered",
+        "work is delivered",
+        "project is delivered",
+        "project is not delivered",
+        "delivered on time",
+    ]
+    .iter()
+    .any(|p| normalized.contains(p));
     if let Some(phrase) = GOODS_PHRASES
         .iter()
         .filter(|p| !(filed_returns && **p == "returns"))
+        .filter(|p| !(work_delivered && **p == "delivered"))
         .find(|p| normalized.contains(&format!(" {p} ")))
     {
         push(
@@ -703,7 +715,12 @@ fn tautology(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
                 .iter()
                 .map(|w| w.lower.as_str())
                 .collect();
-            if left == right && left.iter().any(|w| !is_function_word(w)) {
+            // `Ridgeline Runners vs Runners Need`: two names that share a word are
+            // two things, not one compared with itself.
+            let names_a_brand = words[index - length..=index + length].iter().any(|w| {
+                !w.sentence_start && w.text.chars().next().is_some_and(char::is_uppercase)
+            });
+            if left == right && !names_a_brand && left.iter().any(|w| !is_function_word(w)) {
                 push(
                     "tautology",
                     format!("`{}` is compared with itself", left.join(" ")),
@@ -1630,7 +1647,9 @@ fn is_third_person_verb(word: &str) -> bool {
 /// a function word, a verb-like word or punctuation, at most five words on.
 fn phrase_head(words: &[Word<'_>], start: usize) -> Option<usize> {
     let mut head = None;
-    for (index, word) in words.iter().enumerate().skip(start).take(5) {
+    // Seven words: `the most underrated merino running base layer brands` has its head
+    // sixth.
+    for (index, word) in words.iter().enumerate().skip(start).take(7) {
         if is_function_word(&word.lower)
             || is_verbish(&word.lower)
             || PLURAL_VERBS.contains(&word.lower.as_str()) && head.is_some()
