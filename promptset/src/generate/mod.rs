@@ -127,6 +127,8 @@ struct Filled {
     /// The tokens without the words of any audience or market: two prompts whose
     /// skeletons match ask the same question for another audience or place.
     skeleton: BTreeSet<String>,
+    /// The skeleton without the product lines' words either (see [`frame_drop`]).
+    frame: BTreeSet<String>,
     product_line: Option<String>,
     customer: String,
     market: String,
@@ -204,6 +206,7 @@ impl Generator {
         // The words of every audience and market, dropped from a candidate's tokens to
         // get its skeleton; built once per set, not once per candidate.
         let skeleton_drop = skeleton_drop(brief, &plan);
+        let frame_drop = frame_drop(brief, &plan, &skeleton_drop);
         let mut filled: Vec<Filled> = Vec::new();
         for (index, topic) in plan.topics.iter().enumerate() {
             let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
@@ -228,6 +231,7 @@ impl Generator {
                             season: season.as_deref(),
                             language: &language,
                             skeleton_drop: &skeleton_drop,
+                            frame_drop: &frame_drop,
                         };
                         let found = self
                             .fill_slot(&fill, *layer, *stage, slot, offsets, &mut rng, &filled)?;
@@ -367,7 +371,10 @@ impl Generator {
         if names.is_empty() {
             return Ok(None);
         }
-        // Each retry changes the market, customer, product and rival filled in.
+        // Each retry changes the market, customer, product and rival filled in. The first
+        // candidate whose frame differs from every kept one wins; failing that, the
+        // first that is merely no duplicate.
+        let mut fallback: Option<Filled> = None;
         for attempt in 0..4 {
             let values = fill.values(slot, attempt, offsets);
             let context = values.context(fill);
@@ -396,21 +403,35 @@ impl Generator {
                 }) {
                     continue;
                 }
-                return Ok(Some(Filled {
+                let frame: BTreeSet<String> = candidate_tokens
+                    .difference(fill.frame_drop)
+                    .cloned()
+                    .collect();
+                let same_frame = taken
+                    .iter()
+                    .any(|t| similarity(&t.frame, &frame) >= SAME_QUESTION);
+                let filled = Filled {
                     topic: fill.topic_index,
                     layer,
                     intent: variant.intent,
                     text: variant.text,
                     tokens: candidate_tokens,
                     skeleton,
-                    product_line: values.product_line,
-                    customer: values.customer,
-                    market: values.market,
-                    competitor: values.competitor,
-                }));
+                    frame,
+                    product_line: values.product_line.clone(),
+                    customer: values.customer.clone(),
+                    market: values.market.clone(),
+                    competitor: values.competitor.clone(),
+                };
+                if !same_frame {
+                    return Ok(Some(filled));
+                }
+                if fallback.is_none() {
+                    fallback = Some(filled);
+                }
             }
         }
-        Ok(None)
+        Ok(fallback)
     }
 }
 
@@ -528,6 +549,34 @@ struct FillContext<'a> {
     season: Option<&'a str>,
     language: &'a str,
     skeleton_drop: &'a BTreeSet<String>,
+    frame_drop: &'a BTreeSet<String>,
+}
+
+/// The skeleton's words plus those of the product lines and the offering, and the
+/// verbs a marketplace's users book or hire with: two prompts with the same frame are
+/// the same question filled with another line ("How do platform fees work when hiring
+/// tradespeople online?" beside "... when booking home services online?"), which the
+/// sixth reading of issue 8 rejected. Frames are preferred apart, not required apart:
+/// a slot takes a same-frame prompt only when nothing else is left, so the layer mix
+/// holds in large packs.
+fn frame_drop(
+    brief: &Brief,
+    plan: &topics::TopicPlan,
+    skeleton_drop: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut drop = skeleton_drop.clone();
+    for line in &brief.core_product_lines {
+        let noun = phrasing::Noun::parse(&line.name, &[]);
+        drop.extend(text::tokens(&line.name));
+        drop.extend(text::tokens(&noun.bare));
+        drop.extend(text::tokens(&noun.modifier));
+    }
+    drop.extend(text::tokens(&plan.offer.bare));
+    drop.extend(text::tokens(&plan.offer.modifier));
+    for verb in ["book", "booking", "hire", "hiring", "post", "posting"] {
+        drop.insert(verb.to_owned());
+    }
+    drop
 }
 
 /// The words of the brief's audiences and markets: what a skeleton leaves out.
