@@ -17,9 +17,11 @@
 //!
 //! Actions recorded so far: `skill.publish`, `skill.delete`, `skill.undelete`,
 //! `skill.hard_delete`, `skill.rename`, `skill.merge`, `skill.version.delete`,
-//! `skill.version.restore`. Every skill event targets the skill (kind `skill`, its slug at
-//! the time), so `?target=<slug>` tells a skill's whole story; version events name the
-//! version in their states.
+//! `skill.version.restore`, `package.delete`, `package.undelete`, `package.transfer` (its
+//! `to` state keeps the new owner and the caller's `reason`). Every skill event targets
+//! the skill (kind `skill`, its slug at the time), so `?target=<slug>` tells a skill's
+//! whole story; version events name the version in their states. Package events target
+//! the package (kind `package`, its full name).
 
 use serde::Serialize;
 

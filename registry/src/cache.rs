@@ -24,24 +24,12 @@ const ZIP_CACHE_BYTES: usize = 64 * 1024 * 1024;
 pub struct CachingStore {
     inner: Arc<dyn Store>,
     responses: Arc<ResponseCache>,
-    /// The search index its writes mark stale, and its searches answer from.
-    search: Option<Arc<crate::search::SearchIndex>>,
 }
 
 impl CachingStore {
     /// Wraps `inner`; its writes will invalidate `responses`.
     pub fn new(inner: Arc<dyn Store>, responses: Arc<ResponseCache>) -> Self {
-        Self {
-            inner,
-            responses,
-            search: None,
-        }
-    }
-
-    /// Answers searches from `index` and marks it stale after every write.
-    pub fn with_search(mut self, index: Arc<crate::search::SearchIndex>) -> Self {
-        self.search = Some(index);
-        self
+        Self { inner, responses }
     }
 
     /// Passes a write's result through, invalidating when `changed` says it changed
@@ -55,9 +43,6 @@ impl CachingStore {
             && changed(value)
         {
             self.responses.invalidate();
-            if let Some(search) = &self.search {
-                search.mark_stale();
-            }
         }
         result
     }
@@ -120,10 +105,7 @@ impl Store for CachingStore {
         self.inner.list_skills(query).await
     }
     async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
-        match &self.search {
-            Some(index) => index.search(self.inner.as_ref(), query).await,
-            None => self.inner.search_skills(query).await,
-        }
+        self.inner.search_skills(query).await
     }
     async fn list_versions(
         &self,
@@ -445,10 +427,11 @@ impl crate::db::package_store::PackageStore for CachingStore {
         package_id: i64,
         deleted_at: Option<i64>,
         now: i64,
+        event: &crate::db::audit_store::NewAuditEvent,
     ) -> Result<bool, DbError> {
         let result = self
             .inner
-            .set_package_deleted(package_id, deleted_at, now)
+            .set_package_deleted(package_id, deleted_at, now, event)
             .await;
         self.after_write(result, |changed| *changed)
     }
@@ -457,12 +440,43 @@ impl crate::db::package_store::PackageStore for CachingStore {
         package_id: i64,
         owner_id: i64,
         now: i64,
+        event: &crate::db::audit_store::NewAuditEvent,
     ) -> Result<(), DbError> {
-        let result = self.inner.transfer_package(package_id, owner_id, now).await;
+        let result = self
+            .inner
+            .transfer_package(package_id, owner_id, now, event)
+            .await;
         self.after_write(result, |_| true)
     }
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError> {
         self.inner.add_package_downloads(package_id, count).await
+    }
+    // Staged uploads appear in no public read until a publish uses them.
+    async fn insert_package_upload(
+        &self,
+        upload: &crate::db::package_store::PackageUpload,
+    ) -> Result<(), DbError> {
+        self.inner.insert_package_upload(upload).await
+    }
+    async fn find_package_upload(
+        &self,
+        ticket: &str,
+    ) -> Result<Option<crate::db::package_store::PackageUpload>, DbError> {
+        self.inner.find_package_upload(ticket).await
+    }
+    async fn mark_package_uploaded(
+        &self,
+        ticket: &str,
+        storage_id: &str,
+        size: i64,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        self.inner
+            .mark_package_uploaded(ticket, storage_id, size, now)
+            .await
+    }
+    async fn consume_package_upload(&self, ticket: &str, now: i64) -> Result<bool, DbError> {
+        self.inner.consume_package_upload(ticket, now).await
     }
     async fn export_plugins(
         &self,
@@ -708,19 +722,6 @@ impl crate::db::lifecycle_store::LifecycleStore for CachingStore {
             *outcome == crate::db::lifecycle_store::Renamed::Done
         })
     }
-    async fn release_held_slug(
-        &self,
-        skill_id: i64,
-        slug: &str,
-        hold_ended_by: i64,
-        audit: &crate::db::audit_store::NewAuditEvent,
-    ) -> Result<bool, DbError> {
-        let result = self
-            .inner
-            .release_held_slug(skill_id, slug, hold_ended_by, audit)
-            .await;
-        self.after_write(result, |changed| *changed)
-    }
     async fn merge_skills(
         &self,
         source_id: i64,
@@ -767,24 +768,5 @@ impl crate::db::pages_store::PageStore for CachingStore {
         limit: i64,
     ) -> Result<Vec<crate::db::package_store::PackageRow>, DbError> {
         self.inner.list_owner_packages(owner_id, limit).await
-    }
-}
-
-// The search index's own reads: they feed the index, nothing here is cached.
-#[async_trait]
-impl crate::db::search_store::SearchIndexStore for CachingStore {
-    async fn search_documents(
-        &self,
-        after: (i64, i64),
-        limit: i64,
-    ) -> Result<Vec<crate::db::search_store::SearchDocument>, DbError> {
-        self.inner.search_documents(after, limit).await
-    }
-    async fn find_search_hits(
-        &self,
-        ids: &[i64],
-        query: &SearchQuery,
-    ) -> Result<Vec<SkillRow>, DbError> {
-        self.inner.find_search_hits(ids, query).await
     }
 }

@@ -47,6 +47,24 @@ pub trait Storage: Send + Sync {
     async fn get(&self, sha256: &str) -> anyhow::Result<Option<Bytes>>;
     /// True when the blob exists.
     async fn contains(&self, sha256: &str) -> anyhow::Result<bool>;
+
+    /// A temporary file to stream a large upload into before [`Storage::put_file`] stores
+    /// it, so the upload never has to fit in memory. The file store puts it beside its
+    /// blobs, so storing it is a rename.
+    fn staging_file(&self) -> anyhow::Result<tempfile::NamedTempFile> {
+        tempfile::NamedTempFile::new().context("failed to create a staging file")
+    }
+
+    /// Stores a complete staging file under `sha256`, which the caller computed while
+    /// writing it. Stores without a cheaper way read the file and [`Storage::put`] it.
+    async fn put_file(&self, file: tempfile::NamedTempFile, sha256: &str) -> anyhow::Result<()> {
+        let bytes = tokio::fs::read(file.path())
+            .await
+            .context("failed to read a staging file")?;
+        let stored = self.put(Bytes::from(bytes)).await?;
+        anyhow::ensure!(stored == sha256, "staging file changed while it was stored");
+        Ok(())
+    }
 }
 
 /// Blobs in a directory tree.
@@ -138,6 +156,41 @@ impl Storage for FsStorage {
             return Ok(false);
         };
         Ok(tokio::fs::try_exists(&path).await.unwrap_or(false))
+    }
+
+    fn staging_file(&self) -> anyhow::Result<tempfile::NamedTempFile> {
+        tempfile::NamedTempFile::new_in(self.root.join("tmp")).with_context(|| {
+            format!(
+                "failed to create a staging file in `{}`",
+                self.root.display()
+            )
+        })
+    }
+
+    async fn put_file(&self, file: tempfile::NamedTempFile, sha256: &str) -> anyhow::Result<()> {
+        let target = self
+            .path_of(sha256)
+            .context("staging file stored under an invalid address")?;
+        tokio::task::spawn_blocking(move || {
+            if target.exists() {
+                return Ok(());
+            }
+            let parent = target.parent().context("blob path has no parent")?;
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("failed to create `{}`", parent.display()))?;
+            file.as_file()
+                .sync_all()
+                .context("failed to sync a staging file")?;
+            file.persist(&target)
+                .with_context(|| format!("failed to move a blob to `{}`", target.display()))?;
+            if let Ok(directory) = std::fs::File::open(parent) {
+                // Persist the rename itself; failure here only weakens durability.
+                let _ = directory.sync_all();
+            }
+            Ok(())
+        })
+        .await
+        .context("blob writer task failed")?
     }
 }
 

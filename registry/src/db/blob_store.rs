@@ -15,6 +15,8 @@ use crate::error::DbError;
 const REFERENCED_BLOBS: &str = "SELECT sha256 FROM version_files \
      UNION SELECT artifact_sha256 FROM package_releases \
      UNION SELECT storage_id FROM upload_tickets \
+         WHERE storage_id IS NOT NULL AND used_at IS NULL AND expires_at > $1 \
+     UNION SELECT storage_id FROM package_uploads \
          WHERE storage_id IS NOT NULL AND used_at IS NULL AND expires_at > $1";
 
 /// The referenced blob addresses of the database at `url` (migrations applied first).

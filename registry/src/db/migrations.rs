@@ -35,6 +35,7 @@ pub const SQLITE: Files = migrations!("sqlite":
     "0012_moderation_cases.sql",
     "0020_packages.sql",
     "0030_prompt_sets.sql",
+    "0050_package_uploads.sql",
 );
 
 /// Migrations of the PostgreSQL schema, in order.
@@ -48,6 +49,7 @@ pub const POSTGRES: Files = migrations!("postgres":
     "0012_moderation_cases.sql",
     "0020_packages.sql",
     "0030_prompt_sets.sql",
+    "0050_package_uploads.sql",
 );
 
 /// The migrator of one backend's files.

@@ -146,6 +146,38 @@ from_row!(ReleaseRow {
     created_at
 });
 
+/// A staged ClawPack upload: a ticket, and once the bytes arrived, their blob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageUpload {
+    /// The opaque ticket (the upload URL's last segment).
+    pub ticket: String,
+    /// The user it was issued to; only they may publish with it.
+    pub user_id: i64,
+    /// SHA-256 of the uploaded tarball, its blob address, once uploaded.
+    pub storage_id: Option<String>,
+    /// Bytes uploaded.
+    pub size: Option<i64>,
+    /// Issue time, Unix ms.
+    pub created_at: i64,
+    /// After this the ticket is refused, Unix ms.
+    pub expires_at: i64,
+    /// When the bytes arrived.
+    pub uploaded_at: Option<i64>,
+    /// When a publish consumed it.
+    pub used_at: Option<i64>,
+}
+
+from_row!(PackageUpload {
+    ticket,
+    user_id,
+    storage_id,
+    size,
+    created_at,
+    expires_at,
+    uploaded_at,
+    used_at
+});
+
 /// A release to insert, with the package fields it creates or refreshes.
 #[derive(Debug, Clone)]
 pub struct NewRelease {
@@ -239,22 +271,40 @@ pub trait PackageStore: Send + Sync {
     async fn list_releases(&self, package_id: i64) -> Result<Vec<ReleaseRow>, DbError>;
     /// Public packages matching a search, most downloaded first.
     async fn search_packages(&self, search: &PackageSearch) -> Result<Vec<PackageRow>, DbError>;
-    /// Soft-deletes (`Some(now)`) or restores (`None`) a package; true when it changed.
+    /// Soft-deletes (`Some(now)`) or restores (`None`) a package and writes `event` in
+    /// the same transaction; true when it changed (nothing is written otherwise).
     async fn set_package_deleted(
         &self,
         package_id: i64,
         deleted_at: Option<i64>,
         now: i64,
+        event: &crate::db::audit_store::NewAuditEvent,
     ) -> Result<bool, DbError>;
-    /// Gives a package to another user.
+    /// Gives a package to another user and writes `event` in the same transaction.
     async fn transfer_package(
         &self,
         package_id: i64,
         owner_id: i64,
         now: i64,
+        event: &crate::db::audit_store::NewAuditEvent,
     ) -> Result<(), DbError>;
     /// Adds `count` downloads to a package.
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError>;
+    /// Issues a staged-upload ticket.
+    async fn insert_package_upload(&self, upload: &PackageUpload) -> Result<(), DbError>;
+    /// A staged-upload ticket.
+    async fn find_package_upload(&self, ticket: &str) -> Result<Option<PackageUpload>, DbError>;
+    /// Records the stored bytes of a ticket; false when it was already uploaded or used.
+    async fn mark_package_uploaded(
+        &self,
+        ticket: &str,
+        storage_id: &str,
+        size: i64,
+        now: i64,
+    ) -> Result<bool, DbError>;
+    /// Consumes an uploaded ticket for a publish; false when it was already used (so of
+    /// two publishes racing with one ticket, one wins).
+    async fn consume_package_upload(&self, ticket: &str, now: i64) -> Result<bool, DbError>;
     /// Public plugin packages updated in `[start, end]`, newest first, after a
     /// `(updated_at, id)` seek key; up to `limit + 1` rows.
     async fn export_plugins(

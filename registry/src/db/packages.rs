@@ -11,9 +11,11 @@ use std::fmt::Write as _;
 
 use async_trait::async_trait;
 
-use super::{Db, ThisStore, begin_write};
+use super::{Db, ThisStore, audit, begin_write};
+use crate::db::audit_store::NewAuditEvent;
 use crate::db::package_store::{
-    NewRelease, PackageRow, PackageSearch, PackageStore, PublishedRelease, ReleaseRow, retag,
+    NewRelease, PackageRow, PackageSearch, PackageStore, PackageUpload, PublishedRelease,
+    ReleaseRow, retag,
 };
 use crate::error::DbError;
 
@@ -239,13 +241,16 @@ pub async fn search_packages(
     Ok(query.fetch_all(pool).await?)
 }
 
-/// Soft-deletes (`Some(time)`) or restores (`None`) a package; true when it changed.
+/// Soft-deletes (`Some(time)`) or restores (`None`) a package with its audit row, in one
+/// transaction; true when it changed (no row is written otherwise).
 pub async fn set_package_deleted(
     pool: &Pool,
     package_id: i64,
     deleted_at: Option<i64>,
     now: i64,
+    event: &NewAuditEvent,
 ) -> Result<bool, DbError> {
+    let mut tx = begin_write(pool).await?;
     let done = if deleted_at.is_some() {
         sqlx::query(
             "UPDATE packages SET deleted_at = $1, updated_at = $2 \
@@ -254,7 +259,7 @@ pub async fn set_package_deleted(
         .bind(deleted_at)
         .bind(now)
         .bind(package_id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?
     } else {
         sqlx::query(
@@ -263,25 +268,35 @@ pub async fn set_package_deleted(
         )
         .bind(now)
         .bind(package_id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?
     };
-    Ok(done.rows_affected() == 1)
+    let changed = done.rows_affected() == 1;
+    if changed {
+        audit::insert_event(&mut tx, event).await?;
+    }
+    tx.commit().await?;
+    Ok(changed)
 }
 
-/// Gives a package to another user.
+/// Gives a package to another user, with its audit row (which keeps the reason), in one
+/// transaction.
 pub async fn transfer_package(
     pool: &Pool,
     package_id: i64,
     owner_id: i64,
     now: i64,
+    event: &NewAuditEvent,
 ) -> Result<(), DbError> {
+    let mut tx = begin_write(pool).await?;
     sqlx::query("UPDATE packages SET owner_id = $1, updated_at = $2 WHERE id = $3")
         .bind(owner_id)
         .bind(now)
         .bind(package_id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
+    audit::insert_event(&mut tx, event).await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -336,6 +351,69 @@ pub async fn export_plugins(
     Ok(query.fetch_all(pool).await?)
 }
 
+/// Issues a staged-upload ticket.
+pub async fn insert_package_upload(pool: &Pool, upload: &PackageUpload) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO package_uploads (ticket, user_id, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&upload.ticket)
+    .bind(upload.user_id)
+    .bind(upload.created_at)
+    .bind(upload.expires_at)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// A staged-upload ticket.
+pub async fn find_package_upload(
+    pool: &Pool,
+    ticket: &str,
+) -> Result<Option<PackageUpload>, DbError> {
+    Ok(sqlx::query_as::<_, PackageUpload>(
+        "SELECT ticket, user_id, storage_id, size, created_at, expires_at, uploaded_at, \
+         used_at FROM package_uploads WHERE ticket = $1",
+    )
+    .bind(ticket)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Records the stored bytes of a ticket, once.
+pub async fn mark_package_uploaded(
+    pool: &Pool,
+    ticket: &str,
+    storage_id: &str,
+    size: i64,
+    now: i64,
+) -> Result<bool, DbError> {
+    let done = sqlx::query(
+        "UPDATE package_uploads SET storage_id = $1, size = $2, uploaded_at = $3 \
+         WHERE ticket = $4 AND uploaded_at IS NULL AND used_at IS NULL",
+    )
+    .bind(storage_id)
+    .bind(size)
+    .bind(now)
+    .bind(ticket)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Consumes an uploaded ticket, once.
+pub async fn consume_package_upload(pool: &Pool, ticket: &str, now: i64) -> Result<bool, DbError> {
+    let done = sqlx::query(
+        "UPDATE package_uploads SET used_at = $1 \
+         WHERE ticket = $2 AND uploaded_at IS NOT NULL AND used_at IS NULL",
+    )
+    .bind(now)
+    .bind(ticket)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 #[async_trait]
 impl PackageStore for ThisStore {
     async fn publish_release(&self, new: &NewRelease) -> Result<PublishedRelease, DbError> {
@@ -369,19 +447,39 @@ impl PackageStore for ThisStore {
         package_id: i64,
         deleted_at: Option<i64>,
         now: i64,
+        event: &NewAuditEvent,
     ) -> Result<bool, DbError> {
-        set_package_deleted(&self.0, package_id, deleted_at, now).await
+        set_package_deleted(&self.0, package_id, deleted_at, now, event).await
     }
     async fn transfer_package(
         &self,
         package_id: i64,
         owner_id: i64,
         now: i64,
+        event: &NewAuditEvent,
     ) -> Result<(), DbError> {
-        transfer_package(&self.0, package_id, owner_id, now).await
+        transfer_package(&self.0, package_id, owner_id, now, event).await
     }
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError> {
         add_package_downloads(&self.0, package_id, count).await
+    }
+    async fn insert_package_upload(&self, upload: &PackageUpload) -> Result<(), DbError> {
+        insert_package_upload(&self.0, upload).await
+    }
+    async fn find_package_upload(&self, ticket: &str) -> Result<Option<PackageUpload>, DbError> {
+        find_package_upload(&self.0, ticket).await
+    }
+    async fn mark_package_uploaded(
+        &self,
+        ticket: &str,
+        storage_id: &str,
+        size: i64,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        mark_package_uploaded(&self.0, ticket, storage_id, size, now).await
+    }
+    async fn consume_package_upload(&self, ticket: &str, now: i64) -> Result<bool, DbError> {
+        consume_package_upload(&self.0, ticket, now).await
     }
     async fn export_plugins(
         &self,

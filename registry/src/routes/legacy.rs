@@ -20,7 +20,7 @@ use crate::auth::RequireUser;
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppBytes, AppJson, Params, parse_json};
 use crate::rate_limit;
-use crate::routes::{json_ok, publish, skills, views};
+use crate::routes::{json_ok, package_uploads, publish, skills, views};
 use crate::skills::{Visibility, lifecycle};
 
 /// Legacy routes, with the same rate-limit classes as their v1 equivalents.
@@ -33,7 +33,14 @@ pub fn routes() -> Router<AppState> {
         .route("/api/skill", get(get_skill))
         .route("/api/skill/resolve", get(skills::resolve_skill))
         .route("/api/cli/whoami", get(whoami))
-        .route("/api/cli/upload-url", post(publish::create_upload_url))
+        .route(
+            "/api/cli/upload-url",
+            post(package_uploads::create_upload_url),
+        )
+        .route(
+            "/api/cli/upload/{ticket}",
+            post(package_uploads::upload_clawpack),
+        )
         .route("/api/cli/publish", post(publish::publish_skill))
         .route("/api/cli/telemetry/install", post(install_telemetry))
         .route("/api/cli/skill/delete", post(delete_skill))

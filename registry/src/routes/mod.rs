@@ -10,6 +10,7 @@ pub mod legacy;
 pub mod lifecycle;
 pub mod moderation;
 pub mod npm;
+pub mod package_uploads;
 pub mod packages;
 pub mod pages;
 pub mod publish;

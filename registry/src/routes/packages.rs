@@ -31,12 +31,14 @@ use crate::packages::publish::{self, PreparedRelease, PublishError, Upload};
 use crate::packages::scan::PackageScan;
 use crate::packages::tarball::Limits;
 use crate::policy::{self, PackageAction};
-use crate::routes::{base_url, json_ok};
+use crate::routes::{base_url, json_ok, package_uploads};
 
 /// Largest multipart publish body, as the reference registry allows.
 pub const MAX_MULTIPART_BYTES: usize = 18 * 1024 * 1024;
 const MULTIPART_TOO_LARGE: &str = "Package upload exceeds 18MB multipart upload limit";
 const PACKAGE_NOT_FOUND: &str = "Package not found";
+/// Longest transfer reason kept.
+const MAX_REASON_CHARS: usize = 1000;
 const VERSION_NOT_FOUND: &str = "Version not found";
 const MALICIOUS_BLOCK: &str =
     "Blocked: this package release has been flagged as malicious and cannot be downloaded.";
@@ -232,6 +234,14 @@ pub async fn publish_package(
         })?;
     let (payload_text, upload) = read_publish_form(multipart).await?;
     let payload = publish::parse_payload(&payload_text).map_err(publish_error)?;
+    let (upload, ticket) = match upload {
+        FormUpload::Inline(upload) => (upload, None),
+        FormUpload::Staged { storage_id, ticket } => {
+            let bytes =
+                package_uploads::staged_clawpack(&state, &user, &storage_id, &ticket).await?;
+            (Upload::Clawpack(bytes), Some(ticket))
+        }
+    };
     let publisher = user.handle.clone();
     // Inflating, hashing and scanning are CPU work: keep them off the async workers.
     let prepared = tokio::task::spawn_blocking(move || {
@@ -240,7 +250,14 @@ pub async fn publish_package(
     .await
     .map_err(|error| AppError::Internal(anyhow::anyhow!("publish task failed: {error}")))?
     .map_err(publish_error)?;
-    store_release(&state, &user, prepared).await
+    store_release(&state, &user, prepared, ticket.as_deref()).await
+}
+
+/// The tarball or files of a publish form: sent inline, or staged earlier through
+/// `POST /api/cli/upload-url` and named by its storage id and ticket.
+enum FormUpload {
+    Inline(Upload),
+    Staged { storage_id: String, ticket: String },
 }
 
 fn publish_error(error: PublishError) -> AppError {
@@ -256,7 +273,7 @@ fn publish_error(error: PublishError) -> AppError {
 /// An oversize body is still read to its end (the server-wide body limit bounds it) and
 /// only then refused: answering while the client is still sending makes many clients
 /// report a broken pipe instead of the 413 and its reason.
-async fn read_publish_form(mut multipart: Multipart) -> AppResult<(String, Upload)> {
+async fn read_publish_form(mut multipart: Multipart) -> AppResult<(String, FormUpload)> {
     let malformed = |error: axum::extract::multipart::MultipartError| {
         if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
             AppError::PayloadTooLarge(MULTIPART_TOO_LARGE.into())
@@ -267,6 +284,8 @@ async fn read_publish_form(mut multipart: Multipart) -> AppResult<(String, Uploa
     let mut payload: Option<String> = None;
     let mut clawpack: Option<Bytes> = None;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut staged_id: Option<String> = None;
+    let mut staged_ticket: Option<String> = None;
     let mut received = 0usize;
     while let Some(mut field) = multipart.next_field().await.map_err(malformed)? {
         let name = field.name().unwrap_or("").to_owned();
@@ -305,9 +324,18 @@ async fn read_publish_form(mut multipart: Multipart) -> AppResult<(String, Uploa
                 clawpack = Some(Bytes::from(bytes));
             }
             "clawpack" | "clawpackUploadTicket" => {
-                return Err(AppError::bad_request(
-                    "Staged ClawPack uploads (clawpack storage id + clawpackUploadTicket) are not supported by this registry; send the tarball as a clawpack file part (at most 18MB)",
-                ));
+                let slot = if name == "clawpack" {
+                    &mut staged_id
+                } else {
+                    &mut staged_ticket
+                };
+                if slot.is_some() {
+                    return Err(AppError::BadRequest(format!("Multiple {name} parts")));
+                }
+                let text = String::from_utf8(bytes).map_err(|_| {
+                    AppError::BadRequest(format!("Invalid {name} part: not valid UTF-8"))
+                })?;
+                *slot = Some(text.trim().to_owned());
             }
             _ => {
                 let path = file_name.ok_or_else(|| {
@@ -321,15 +349,29 @@ async fn read_publish_form(mut multipart: Multipart) -> AppResult<(String, Uploa
         return Err(AppError::PayloadTooLarge(MULTIPART_TOO_LARGE.into()));
     }
     let payload = payload.ok_or_else(|| AppError::bad_request("Missing payload"))?;
-    let upload = match (clawpack, files.is_empty()) {
-        (Some(_), false) => {
+    let staged = staged_id.is_some() || staged_ticket.is_some();
+    let upload = match (clawpack, files.is_empty(), staged) {
+        (Some(_), false, _) | (Some(_), _, true) | (None, false, true) => {
             return Err(AppError::bad_request(
                 "Send either a clawpack or files, not both",
             ));
         }
-        (Some(bytes), true) => Upload::Clawpack(bytes.to_vec()),
-        (None, false) => Upload::Files(files),
-        (None, true) => return Err(AppError::bad_request("No files uploaded")),
+        (Some(bytes), true, false) => FormUpload::Inline(Upload::Clawpack(bytes.to_vec())),
+        (None, false, false) => FormUpload::Inline(Upload::Files(files)),
+        (None, true, true) => match (staged_id, staged_ticket) {
+            (Some(storage_id), Some(ticket)) => FormUpload::Staged { storage_id, ticket },
+            (Some(_), None) => {
+                return Err(AppError::bad_request(
+                    "A staged clawpack storage id needs its clawpackUploadTicket",
+                ));
+            }
+            _ => {
+                return Err(AppError::bad_request(
+                    "clawpackUploadTicket needs the staged clawpack storage id",
+                ));
+            }
+        },
+        (None, true, false) => return Err(AppError::bad_request("No files uploaded")),
     };
     Ok((payload, upload))
 }
@@ -339,6 +381,7 @@ async fn store_release(
     state: &AppState,
     user: &User,
     prepared: PreparedRelease,
+    staged_ticket: Option<&str>,
 ) -> AppResult<Response> {
     let name = prepared.name.as_str().to_owned();
     let version = prepared.version.to_string();
@@ -363,6 +406,9 @@ async fn store_release(
         {
             return Err(version_exists(&name, &version));
         }
+    }
+    if let Some(ticket) = staged_ticket {
+        package_uploads::consume_ticket(state, ticket).await?;
     }
     let sha256 = state
         .storage
@@ -1009,9 +1055,12 @@ pub async fn delete_package(
         return Err(AppError::not_found(PACKAGE_NOT_FOUND));
     }
     let now = chrono::Utc::now().timestamp_millis();
+    let event = package_event(&user, "package.delete", &package, now)
+        .from(json!({ "deleted": false }))
+        .to(json!({ "deleted": true }));
     state
         .store
-        .set_package_deleted(package.id, Some(now), now)
+        .set_package_deleted(package.id, Some(now), now, &event.into_row())
         .await?;
     Ok(json_ok(json!({ "ok": true })))
 }
@@ -1066,9 +1115,12 @@ async fn post_package(
 pub async fn undelete_package(state: &AppState, user: &User, name: &str) -> AppResult<Response> {
     let package = managed_package(state, user, name, PackageAction::DeleteOrRestore).await?;
     let now = chrono::Utc::now().timestamp_millis();
+    let event = package_event(user, "package.undelete", &package, now)
+        .from(json!({ "deleted": true }))
+        .to(json!({ "deleted": false }));
     state
         .store
-        .set_package_deleted(package.id, None, now)
+        .set_package_deleted(package.id, None, now, &event.into_row())
         .await?;
     Ok(json_ok(json!({ "ok": true })))
 }
@@ -1077,11 +1129,25 @@ pub async fn undelete_package(state: &AppState, user: &User, name: &str) -> AppR
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct TransferRequest {
     to_owner: String,
-    #[expect(
-        dead_code,
-        reason = "accepted for the audit trail the reference keeps; nothing here records it yet"
-    )]
+    /// Why, kept in the transfer's audit row.
     reason: Option<String>,
+}
+
+/// The audit event of a change to a package by `user`.
+fn package_event(
+    user: &User,
+    action: &str,
+    package: &PackageRow,
+    now: i64,
+) -> crate::audit::AuditEvent {
+    crate::audit::AuditEvent::new(
+        Some(user),
+        action,
+        crate::audit::TargetKind::Package,
+        Some(package.id),
+        package.name.clone(),
+    )
+    .at(now)
 }
 
 /// Gives a package to another publisher at once.
@@ -1128,9 +1194,22 @@ pub async fn transfer_package(
         .await?
         .ok_or_else(|| AppError::BadRequest(format!("Publisher \"@{handle}\" not found.")))?;
     let now = chrono::Utc::now().timestamp_millis();
+    let reason = request
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|reason| !reason.is_empty());
+    if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
+        return Err(AppError::BadRequest(format!(
+            "reason must be at most {MAX_REASON_CHARS} characters"
+        )));
+    }
+    let event = package_event(user, "package.transfer", &package, now)
+        .from(json!({ "owner": package.owner_handle }))
+        .to(json!({ "owner": recipient.handle, "reason": reason }));
     state
         .store
-        .transfer_package(package.id, recipient.id, now)
+        .transfer_package(package.id, recipient.id, now, &event.into_row())
         .await?;
     Ok(json_ok(json!({
         "ok": true,

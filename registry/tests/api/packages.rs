@@ -41,7 +41,7 @@ fn package_json(name: &str, version: &str, extra: &str) -> Vec<u8> {
 }
 
 /// An `npm pack`-style code plugin tarball.
-fn code_plugin(name: &str, version: &str, extra: &str, more: &[PackFile]) -> Vec<u8> {
+pub(crate) fn code_plugin(name: &str, version: &str, extra: &str, more: &[PackFile]) -> Vec<u8> {
     let mut files = vec![
         file("package.json", &package_json(name, version, extra)),
         file(
@@ -57,7 +57,7 @@ fn code_plugin(name: &str, version: &str, extra: &str, more: &[PackFile]) -> Vec
     tarball::build(&files).expect("tarball")
 }
 
-fn payload(name: &str, family: &str, version: &str) -> Value {
+pub(crate) fn payload(name: &str, family: &str, version: &str) -> Value {
     json!({
         "name": name,
         "displayName": "Code Plug",
@@ -114,14 +114,14 @@ async fn publish_files(
         .expect("publish")
 }
 
-async fn ok_json(response: reqwest::Response) -> Value {
+pub(crate) async fn ok_json(response: reqwest::Response) -> Value {
     let status = response.status();
     let text = response.text().await.expect("body");
     assert_eq!(status, 200, "unexpected status, body: {text}");
     serde_json::from_str(&text).expect("json body")
 }
 
-async fn get_json(app: &TestApp, path: &str) -> Value {
+pub(crate) async fn get_json(app: &TestApp, path: &str) -> Value {
     ok_json(app.get(path).send().await.expect("request")).await
 }
 
@@ -856,6 +856,43 @@ async fn delete_undelete_and_transfer(backend: Backend) {
         get_json(&app, "/api/v1/packages/demo-plugin").await["owner"]["handle"],
         "bob"
     );
+    // Delete, undelete and the transfer with its reason are in the audit log.
+    let admin =
+        registry::tokens::create_token(app.state.store.as_ref(), "root", registry::db::Role::Admin)
+            .await
+            .expect("admin token");
+    let log = ok_json(
+        app.get("/api/v1/audit?targetKind=package&target=demo-plugin")
+            .bearer_auth(&admin)
+            .send()
+            .await
+            .expect("audit"),
+    )
+    .await;
+    let events: Vec<(&str, &str)> = log["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| {
+            (
+                item["action"].as_str().expect("action"),
+                item["actor"]["handle"].as_str().expect("actor"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            ("package.transfer", "alice"),
+            ("package.undelete", "alice"),
+            ("package.delete", "alice")
+        ]
+    );
+    assert_eq!(
+        log["items"][0]["to"],
+        json!({"owner": "bob", "reason": "yours"})
+    );
+    assert_eq!(log["items"][0]["from"], json!({"owner": "alice"}));
     assert_eq!(
         transfer(&alice, json!({"toOwner": "alice"}))
             .await
