@@ -13,6 +13,9 @@
 #   WORK=DIR        scratch folder (default: new mktemp -d, kept and printed); a WORK
 #                   that was already seeded is reused without seeding again
 #   TARGETS="list skill skill_random search search_random download download_random"
+#                   (also `mixed`: skill reads, uncached searches and downloads spread over
+#                   all skills, one third each, while a background loop publishes new
+#                   skills at PUBLISH_RATE per second, default 5)
 #   DATABASE=URL    database to use instead of SQLite in WORK (e.g. a postgres:// URL)
 #   SKIP_BUILD=1    use the existing target/release binaries
 set -euo pipefail
@@ -45,6 +48,7 @@ SEED="$ROOT/target/release/examples/seed"
 
 SERVER_PID=
 cleanup() {
+  if [ -n "${PUBLISHER_PID:-}" ]; then kill "$PUBLISHER_PID" 2>/dev/null || true; fi
   if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
@@ -107,6 +111,53 @@ request = function()
 end
 EOF
 
+# the mixed workload: reads, never-cached searches and downloads in turn, all spread
+cat > "$WORK/mixed.lua" <<EOF
+local count = $COUNT
+local words = { "prompt", "topic", "brand", "answer", "monitor", "funnel", "customer",
+  "registry", "weather", "calendar", "invoice", "report", "database", "translate", "notes" }
+local counter = 0
+local id = tostring({}):sub(-6)
+request = function()
+  counter = counter + 1
+  local index = (counter * 7919) % count
+  local kind = counter % 3
+  if kind == 0 then
+    return wrk.format("GET", string.format("/api/v1/skills/bench-skill-%05d", index))
+  elseif kind == 1 then
+    local a = words[(counter % #words) + 1]
+    return wrk.format("GET", string.format("/api/v1/search?q=%s%%20u%s%d", a, id, counter))
+  end
+  return wrk.format("GET", string.format("/api/v1/download?slug=bench-skill-%05d", index))
+end
+EOF
+
+# publishes PUBLISH_RATE new skills per second (prefix `mixed`) until stopped; numbered
+# from a file so runs never collide on a slug
+PUBLISHER_PID=
+start_publisher() {
+  (
+    next=$(cat "$WORK/mixed-next" 2>/dev/null || echo 0)
+    while :; do
+      started=$(date +%s%N)
+      "$SEED" --base "$BASE" --token "$TOKEN" --prefix mixed --start "$next" \
+        --count "${PUBLISH_RATE:-5}" --concurrency "${PUBLISH_RATE:-5}" >/dev/null 2>&1 || true
+      next=$((next + ${PUBLISH_RATE:-5}))
+      echo "$next" > "$WORK/mixed-next"
+      spent=$(( ($(date +%s%N) - started) / 1000000 ))
+      if [ "$spent" -lt 1000 ]; then sleep "0.$(printf '%03d' $((1000 - spent)))"; fi
+    done
+  ) &
+  PUBLISHER_PID=$!
+}
+stop_publisher() {
+  if [ -n "$PUBLISHER_PID" ]; then
+    kill "$PUBLISHER_PID" 2>/dev/null || true
+    wait "$PUBLISHER_PID" 2>/dev/null || true
+    PUBLISHER_PID=
+  fi
+}
+
 MIDDLE=$(printf 'bench-skill-%05d' $((COUNT / 2)))
 declare -A URL SCRIPT
 URL[list]="$BASE/api/v1/skills?sort=downloads"
@@ -119,13 +170,15 @@ SCRIPT[search_random]="$WORK/random_search.lua"
 URL[download]="$BASE/api/v1/download?slug=$MIDDLE"
 URL[download_random]="$BASE/"
 SCRIPT[download_random]="$WORK/random_download.lua"
+URL[mixed]="$BASE/"
+SCRIPT[mixed]="$WORK/mixed.lua"
 
 echo "# target check (status bytes content-type):"
 for t in $TARGETS; do
   case $t in
     skill_random) check="$BASE/api/v1/skills/bench-skill-00007" ;;
     download_random) check="$BASE/api/v1/download?slug=bench-skill-00007" ;;
-    search_random) check="$BASE/api/v1/search?q=weather%20notes%20u1" ;;
+    search_random|mixed) check="$BASE/api/v1/search?q=weather%20notes%20u1" ;;
     *) check=${URL[$t]} ;;
   esac
   printf '#   %-16s %s\n' "$t" "$(curl -s -o /dev/null -w '%{http_code} %{size_download} %{content_type}' "$check")"
@@ -147,7 +200,9 @@ for run in $(seq 1 "$RUNS"); do
   for t in $TARGETS; do
     args=(-t"$THREADS" -c"$CONNS" -d"$DURATION" --latency)
     if [ -n "${SCRIPT[$t]:-}" ]; then args+=(-s "${SCRIPT[$t]}"); fi
+    if [ "$t" = mixed ]; then start_publisher; fi
     wrk "${args[@]}" "${URL[$t]}" > "$WORK/results/$t.run$run.txt" 2>&1
+    if [ "$t" = mixed ]; then stop_publisher; fi
     sleep 1
   done
   echo "# run $run done" >&2

@@ -81,7 +81,16 @@ impl AppState {
             ),
         };
         let responses = Arc::new(ResponseCache::new(store.backend() == Backend::Sqlite));
-        let store: Arc<dyn Store> = Arc::new(CachingStore::new(store, responses.clone()));
+        let search = Arc::new(
+            crate::search::SearchIndex::new().expect("an empty in-memory search index opens"),
+        );
+        // The index follows the database from a background task when there is a runtime
+        // (always under `serve`); without one, searches still catch up when it is stale.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            crate::search::SearchIndex::follow(&search, Arc::downgrade(&store));
+        }
+        let store: Arc<dyn Store> =
+            Arc::new(CachingStore::new(store, responses.clone()).with_search(search));
         Self(Arc::new(App {
             responses,
             config,

@@ -24,12 +24,24 @@ const ZIP_CACHE_BYTES: usize = 64 * 1024 * 1024;
 pub struct CachingStore {
     inner: Arc<dyn Store>,
     responses: Arc<ResponseCache>,
+    /// The search index its writes mark stale, and its searches answer from.
+    search: Option<Arc<crate::search::SearchIndex>>,
 }
 
 impl CachingStore {
     /// Wraps `inner`; its writes will invalidate `responses`.
     pub fn new(inner: Arc<dyn Store>, responses: Arc<ResponseCache>) -> Self {
-        Self { inner, responses }
+        Self {
+            inner,
+            responses,
+            search: None,
+        }
+    }
+
+    /// Answers searches from `index` and marks it stale after every write.
+    pub fn with_search(mut self, index: Arc<crate::search::SearchIndex>) -> Self {
+        self.search = Some(index);
+        self
     }
 
     /// Passes a write's result through, invalidating when `changed` says it changed
@@ -43,6 +55,9 @@ impl CachingStore {
             && changed(value)
         {
             self.responses.invalidate();
+            if let Some(search) = &self.search {
+                search.mark_stale();
+            }
         }
         result
     }
@@ -105,7 +120,10 @@ impl Store for CachingStore {
         self.inner.list_skills(query).await
     }
     async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
-        self.inner.search_skills(query).await
+        match &self.search {
+            Some(index) => index.search(self.inner.as_ref(), query).await,
+            None => self.inner.search_skills(query).await,
+        }
     }
     async fn list_versions(
         &self,
@@ -722,6 +740,19 @@ impl crate::db::lifecycle_store::LifecycleStore for CachingStore {
             *outcome == crate::db::lifecycle_store::Renamed::Done
         })
     }
+    async fn release_held_slug(
+        &self,
+        skill_id: i64,
+        slug: &str,
+        hold_ended_by: i64,
+        audit: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self
+            .inner
+            .release_held_slug(skill_id, slug, hold_ended_by, audit)
+            .await;
+        self.after_write(result, |changed| *changed)
+    }
     async fn merge_skills(
         &self,
         source_id: i64,
@@ -768,5 +799,24 @@ impl crate::db::pages_store::PageStore for CachingStore {
         limit: i64,
     ) -> Result<Vec<crate::db::package_store::PackageRow>, DbError> {
         self.inner.list_owner_packages(owner_id, limit).await
+    }
+}
+
+// The search index's own reads: they feed the index, nothing here is cached.
+#[async_trait]
+impl crate::db::search_store::SearchIndexStore for CachingStore {
+    async fn search_documents(
+        &self,
+        after: (i64, i64),
+        limit: i64,
+    ) -> Result<Vec<crate::db::search_store::SearchDocument>, DbError> {
+        self.inner.search_documents(after, limit).await
+    }
+    async fn find_search_hits(
+        &self,
+        ids: &[i64],
+        query: &SearchQuery,
+    ) -> Result<Vec<SkillRow>, DbError> {
+        self.inner.find_search_hits(ids, query).await
     }
 }

@@ -43,6 +43,7 @@ pub mod pagination;
 pub mod policy;
 pub mod rate_limit;
 pub mod routes;
+pub mod search;
 pub mod skills;
 pub mod storage;
 pub mod tokens;

@@ -316,6 +316,38 @@ pub async fn merge_skills(
     Ok(())
 }
 
+/// Frees the slug of an owner-deleted skill whose hold ended; false when nothing matched.
+pub async fn release_held_slug(
+    pool: &Pool,
+    skill_id: i64,
+    slug: &str,
+    now: i64,
+    event: &NewAuditEvent,
+) -> Result<bool, DbError> {
+    let mut tx = begin_write(pool).await?;
+    // The row keeps existing (its owner may still undelete it, staff may restore it) under
+    // a slug no one can publish or type by accident (a dot is not allowed in slugs), as a
+    // merged source does.
+    let changed = sqlx::query(
+        "UPDATE skills SET slug = $1, slug_reserved_until = NULL, updated_at = $2 \
+         WHERE id = $3 AND slug = $4 AND soft_deleted_at IS NOT NULL \
+         AND delete_kind = 'owner' AND slug_reserved_until IS NOT NULL \
+         AND slug_reserved_until <= $2",
+    )
+    .bind(format!("{slug}.released.{skill_id}"))
+    .bind(now)
+    .bind(skill_id)
+    .bind(slug)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if changed {
+        retag(&mut tx, skill_id, now).await?;
+    }
+    record_if(tx, changed, event).await
+}
+
 /// Removes a skill and everything hanging off it; reports what went.
 pub async fn hard_delete_skill(
     pool: &Pool,
@@ -439,6 +471,15 @@ impl LifecycleStore for ThisStore {
         audit: &NewAuditEvent,
     ) -> Result<(), DbError> {
         merge_skills(&self.0, source_id, target_id, actor_id, now, audit).await
+    }
+    async fn release_held_slug(
+        &self,
+        skill_id: i64,
+        slug: &str,
+        hold_ended_by: i64,
+        audit: &NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        release_held_slug(&self.0, skill_id, slug, hold_ended_by, audit).await
     }
     async fn hard_delete_skill(
         &self,

@@ -175,6 +175,18 @@ pub trait LifecycleStore: Send + Sync {
         now: i64,
         audit: &NewAuditEvent,
     ) -> Result<(), DbError>;
+    /// Frees the slug of an owner-deleted skill whose hold has ended (`hold_ended_by` is
+    /// now): the skill keeps its data under a slug no one can publish, so another publisher
+    /// may take the old one. False when the skill no longer has that slug, was undeleted, or
+    /// its hold has not ended (checked in the same statement, so an undelete racing a
+    /// claim cannot lose).
+    async fn release_held_slug(
+        &self,
+        skill_id: i64,
+        slug: &str,
+        hold_ended_by: i64,
+        audit: &NewAuditEvent,
+    ) -> Result<bool, DbError>;
     /// Removes a skill with its versions, files, tags, stats and aliases.
     async fn hard_delete_skill(
         &self,

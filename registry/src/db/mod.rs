@@ -21,6 +21,7 @@ pub mod postgres;
 pub mod report_store;
 pub mod reservation_store;
 mod row;
+pub mod search_store;
 pub mod sqlite;
 pub mod transfer_store;
 
@@ -52,6 +53,7 @@ pub trait Store:
     + transfer_store::TransferStore
     + reservation_store::ReservationStore
     + report_store::ReportStore
+    + search_store::SearchIndexStore
     + Send
     + Sync
 {

@@ -61,6 +61,12 @@ mod reservations;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see sqlite.rs"
 )]
+#[path = "search_docs.rs"]
+mod search_docs;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see sqlite.rs"
+)]
 #[path = "skills.rs"]
 mod skills;
 #[allow(

@@ -64,6 +64,12 @@ mod reservations;
     clippy::duplicate_mod,
     reason = "mounted once per backend on purpose, see above"
 )]
+#[path = "search_docs.rs"]
+mod search_docs;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "mounted once per backend on purpose, see above"
+)]
 #[path = "skills.rs"]
 mod skills;
 #[allow(

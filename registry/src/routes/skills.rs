@@ -123,7 +123,12 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// small log-capped popularity prior.
 pub(crate) fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank: f64) -> f64 {
     let mut score = text_rank.max(0.0) / (1.0 + text_rank.max(0.0));
-    if row.slug == query.trim().to_lowercase() {
+    // An exact slug or display name (`PDF Tools` for `pdf-tools`) always comes first.
+    let whole: Vec<String> = words(query).collect();
+    if row.slug == query.trim().to_lowercase()
+        || words(&row.slug).eq(whole.iter().cloned())
+        || words(&row.display_name).eq(whole.iter().cloned())
+    {
         score += 5.0;
     }
     let slug_words: Vec<String> = words(&row.slug).collect();

@@ -249,6 +249,44 @@ pub struct RenamedSkill {
     pub previous_slug: String,
 }
 
+/// What a publish or rename by `claimant` onto the live slug of another owner's skill
+/// (`holder`) gets. An owner-deleted skill holds its slug for [`SLUG_HOLD_MS`]: until then
+/// the refusal says until when; after that the slug is released (the deleted skill keeps
+/// its data under an unpublishable slug) and the caller may take it. Every other holder
+/// keeps its slug: `Ok(false)` means "taken", `Ok(true)` "released, go ahead".
+pub async fn claim_held_slug(
+    store: &dyn Store,
+    claimant: &User,
+    holder: &SkillRow,
+    slug: &str,
+) -> AppResult<bool> {
+    if holder.soft_deleted_at.is_none() || holder.slug != slug {
+        return Ok(false);
+    }
+    let history = store.skill_lifecycle(holder.id).await?.unwrap_or_default();
+    let Some(until) = history
+        .slug_reserved_until
+        .filter(|_| history.kind() == Some(DeleteKind::Owner))
+    else {
+        return Ok(false);
+    };
+    let at = now();
+    if until > at {
+        return Err(AppError::BadRequest(format!(
+            "Slug \"{slug}\" is reserved for its previous owner until {}. Please choose a different slug.",
+            crate::skills::reservations::iso_time(until)
+        )));
+    }
+    let audit = event(claimant, "skill.slug_release", holder, at)
+        .from(json!({ "slug": slug, "slugReservedUntil": until }))
+        .to(json!({ "slug": format!("{slug}.released.{}", holder.id) }))
+        .into_row();
+    // False here means an undelete or another claim got there first: the caller's own
+    // write then meets the slug in whatever state that left.
+    store.release_held_slug(holder.id, slug, at, &audit).await?;
+    Ok(true)
+}
+
 /// Gives a skill a new slug; the old one keeps leading to it as an alias.
 pub async fn rename(
     store: &dyn Store,
@@ -283,7 +321,10 @@ pub async fn rename(
     crate::skills::reservations::check_slug_available(store, &new_slug, &owner, now()).await?;
     if let Some(holder) = store.find_skill(&new_slug).await? {
         let holder = holder.skill;
-        if holder.id != skill.id {
+        if holder.id != skill.id
+            && !(holder.owner_id != skill.owner_id
+                && claim_held_slug(store, caller, &holder, &new_slug).await?)
+        {
             return Err(AppError::bad_request(if holder.slug != new_slug {
                 SLUG_REDIRECTS
             } else if holder.owner_id == skill.owner_id {

@@ -94,19 +94,23 @@ pub async fn publish(
         });
     }
     let slug = normalize_slug(&payload.slug);
-    let existing = store.find_skill(&slug).await?;
-    match &existing {
-        None => {
-            bundle::validate_new_slug(&slug).map_err(AppError::BadRequest)?;
-            let now = chrono::Utc::now().timestamp_millis();
-            crate::skills::reservations::check_slug_available(store, &slug, user, now).await?;
-        }
-        Some(skill) if !policy::may(Some(user), SkillAction::PublishVersion, &skill.skill) => {
+    let mut existing = store.find_skill(&slug).await?;
+    if let Some(skill) = &existing
+        && !policy::may(Some(user), SkillAction::PublishVersion, &skill.skill)
+    {
+        // Someone else's skill: taken, unless it is an owner-deleted one whose slug hold
+        // has ended (then released here, and this publish starts a new skill).
+        if !crate::skills::lifecycle::claim_held_slug(store, user, &skill.skill, &slug).await? {
             return Err(AppError::bad_request(
                 "Slug is already taken. Choose a different slug.",
             ));
         }
-        Some(_) => {}
+        existing = None;
+    }
+    if existing.is_none() {
+        bundle::validate_new_slug(&slug).map_err(AppError::BadRequest)?;
+        let now = chrono::Utc::now().timestamp_millis();
+        crate::skills::reservations::check_slug_available(store, &slug, user, now).await?;
     }
     // Publishing under an old slug (an alias left by a rename or merge) publishes to the
     // skill it leads to, under that skill's canonical slug.

@@ -197,7 +197,7 @@ pub async fn check_slug_available(
 }
 
 /// Unix ms as an ISO 8601 UTC time, as the CLI prints them.
-fn iso_time(ms: i64) -> String {
+pub(crate) fn iso_time(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .map(|time| time.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
         .unwrap_or_else(|| ms.to_string())

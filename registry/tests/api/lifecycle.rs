@@ -17,6 +17,7 @@ both_backends!(
     renamed_skills_answer_under_the_old_slug,
     rename_refuses_taken_and_redirecting_slugs,
     duplicates_merge_into_a_canonical_skill,
+    a_lapsed_slug_hold_frees_the_slug,
     admins_delete_deleted_skills_for_good,
 );
 
@@ -179,9 +180,15 @@ async fn owners_delete_and_undelete_their_skills(backend: Backend) {
     let taken = app
         .publish(&bob, "demo", "1.0.0", &[("SKILL.md", SKILL_MD)])
         .await;
+    let refusal = text_error(taken, 400).await;
+    let until = chrono::DateTime::from_timestamp_millis(held)
+        .expect("time")
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     assert_eq!(
-        text_error(taken, 400).await,
-        "Slug is already taken. Choose a different slug."
+        refusal,
+        format!(
+            "Slug \"demo\" is reserved for its previous owner until {until}. Please choose a different slug."
+        )
     );
     // Deleting again (a CLI retry) answers the same way and writes nothing.
     let again = ok_json(
@@ -965,4 +972,126 @@ async fn admins_delete_deleted_skills_for_good(backend: Backend) {
         audit_actions(&app, "demo-two").await,
         ["skill.delete", "skill.hard_delete", "skill.publish"]
     );
+}
+
+/// Soft-deletes `slug` as its owner did, with a hold that ended at `held_until` (the API
+/// can only make holds that end 30 days from now).
+async fn owner_delete_held_until(app: &TestApp, slug: &str, owner: &str, held_until: i64) {
+    use registry::db::lifecycle_store::{DeleteKind, SkillDeletion};
+    let store = app.state.store.clone();
+    let owner = store.find_user(owner).await.expect("find").expect("owner");
+    let skill = store.find_skill(slug).await.expect("find").expect("skill");
+    let audit = registry::audit::AuditEvent::new(
+        Some(&owner),
+        "skill.delete",
+        registry::audit::TargetKind::Skill,
+        Some(skill.skill.id),
+        slug,
+    )
+    .into_row();
+    let deletion = SkillDeletion {
+        skill_id: skill.skill.id,
+        actor_id: owner.id,
+        kind: DeleteKind::Owner,
+        reason: None,
+        slug_reserved_until: Some(held_until),
+        now: held_until - 1,
+    };
+    assert!(
+        store
+            .soft_delete_skill(&deletion, &audit)
+            .await
+            .expect("delete")
+    );
+}
+
+async fn a_lapsed_slug_hold_frees_the_slug(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let alice = app.token("alice").await;
+    let bob = app.token("bob").await;
+    let moderator = role_token(&app, "mod", Role::Moderator).await;
+    publish(&app, &alice, "demo", "1.0.0").await;
+    publish(&app, &alice, "other", "1.0.0").await;
+    publish(&app, &bob, "mine", "1.0.0").await;
+    publish(&app, &alice, "hidden", "1.0.0").await;
+
+    // While the hold lasts, a rename onto the slug is refused with the publish's text.
+    let deleted = ok_json(
+        send(
+            &app,
+            Method::DELETE,
+            "/api/v1/skills/other",
+            Some(&alice),
+            None,
+        )
+        .await,
+    )
+    .await;
+    let held = deleted["slugReservedUntil"].as_i64().expect("held");
+    let renamed = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/mine/rename",
+        Some(&bob),
+        Some(json!({"newSlug": "other"})),
+    )
+    .await;
+    let until = chrono::DateTime::from_timestamp_millis(held)
+        .expect("time")
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    assert_eq!(
+        text_error(renamed, 400).await,
+        format!(
+            "Slug \"other\" is reserved for its previous owner until {until}. Please choose a different slug."
+        )
+    );
+
+    // A staff hide never lapses: the slug stays taken.
+    let hidden = send(
+        &app,
+        Method::DELETE,
+        "/api/v1/skills/hidden",
+        Some(&moderator),
+        None,
+    )
+    .await;
+    assert_eq!(hidden.status(), 200);
+    let taken = app
+        .publish(&bob, "hidden", "1.0.0", &[("SKILL.md", SKILL_MD)])
+        .await;
+    assert_eq!(
+        text_error(taken, 400).await,
+        "Slug is already taken. Choose a different slug."
+    );
+
+    // After the hold, someone else's publish takes the slug and starts a new skill.
+    let lapsed = chrono::Utc::now().timestamp_millis() - 1_000;
+    owner_delete_held_until(&app, "demo", "alice", lapsed).await;
+    publish(&app, &bob, "demo", "2.0.0").await;
+    let skill: Value = app
+        .get("/api/v1/skills/demo")
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(skill["owner"]["handle"], "bob");
+    assert_eq!(skill["latestVersion"]["version"], "2.0.0");
+    assert_eq!(versions(&app, "demo").await, vec!["2.0.0"]);
+    assert!(
+        audit_actions(&app, "demo")
+            .await
+            .contains(&"skill.slug_release".to_owned())
+    );
+    // Alice's deleted skill did not move to bob: her undelete of "demo" is now bob's skill.
+    let undelete = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/demo/undelete",
+        Some(&alice),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(text_error(undelete, 403).await, "Forbidden");
 }

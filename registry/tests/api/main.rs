@@ -21,6 +21,7 @@ mod prompt_sets;
 mod publish;
 mod reads;
 mod reservations;
+mod search;
 mod security;
 mod skill_install;
 mod transfers;

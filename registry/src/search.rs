@@ -1,0 +1,368 @@
+//! The search index: skills' text in a tantivy index held in memory, kept in step with the
+//! database, which stays the source of truth.
+//!
+//! Why: the databases' full-text search scores every match (bm25 over all skills sharing a
+//! common word), so an uncached search got slower with every skill. tantivy ranks top-k
+//! over compact postings and answers in about a millisecond at 100,000 skills.
+//!
+//! How it stays honest:
+//! - it is built from the database on the first search (or the warm-up at start) and then
+//!   follows the database by change stamp: every skill row whose `(updated_at, id)` is past
+//!   the watermark is re-indexed (or dropped when no longer listed);
+//! - [`crate::cache::CachingStore`] marks it stale after every write that changes a public
+//!   read, and a search on a stale index catches up first, so a skill just published on this
+//!   instance is found at once and no handler can forget;
+//! - a background task catches up every [`POLL_INTERVAL`], so writes made by another
+//!   instance on the same PostgreSQL database are searchable within a second;
+//! - hits are only ids: the rows shown are read back from the database with the listing
+//!   predicate and the query's filters, so a hidden, deleted or blocked skill is never
+//!   returned even when the index has not caught up yet.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{
+    Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    Value as _,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use crate::db::search_store::SearchDocument;
+use crate::db::{SearchQuery, SearchRow, Store};
+use crate::error::DbError;
+
+/// How often the background task follows writes of other instances.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(500);
+
+/// Rows read per page while catching up (the first build pages through every skill).
+const PAGE: i64 = 2000;
+
+/// Change stamps are taken by the writer before its transaction commits, so a row can
+/// become visible with a stamp older than one already seen. Re-reading this far behind the
+/// watermark catches such late commits; rows already indexed at the same stamp are skipped.
+const LATE_COMMIT_MARGIN_MS: i64 = 5_000;
+
+/// Indexing memory of the single writer thread (tantivy's minimum is 15 MB).
+const WRITER_MEMORY: usize = 32 * 1024 * 1024;
+
+/// Field weights: a slug or name word says more than a word of the summary, tags or body.
+const WEIGHTS: [(usize, f32); 6] = [
+    (FIELD_SLUG, 10.0),
+    (FIELD_NAME, 8.0),
+    (FIELD_PREFIXES, 3.0),
+    (FIELD_SUMMARY, 3.0),
+    (FIELD_TAGS, 2.0),
+    (FIELD_BODY, 1.0),
+];
+const FIELD_SLUG: usize = 0;
+const FIELD_NAME: usize = 1;
+const FIELD_PREFIXES: usize = 2;
+const FIELD_SUMMARY: usize = 3;
+const FIELD_TAGS: usize = 4;
+const FIELD_BODY: usize = 5;
+
+/// Weight of a whole-query match of a slug or display name: above any sum of word matches,
+/// so the exact skill is always among the candidates.
+const EXACT_WEIGHT: f32 = 100.0;
+
+/// The in-memory search index of one server process.
+pub struct SearchIndex {
+    reader: IndexReader,
+    id: Field,
+    exact: Field,
+    text: [Field; 6],
+    /// Writer, watermark and what is indexed; also serialises catching up.
+    live: tokio::sync::Mutex<Live>,
+    /// Set by writes through the caching store: the next search catches up first.
+    stale: AtomicBool,
+}
+
+struct Live {
+    writer: IndexWriter,
+    /// The last `(updated_at, id)` read.
+    watermark: (i64, i64),
+    /// Stamp each indexed skill was indexed at, to skip re-reads inside the margin.
+    indexed: HashMap<i64, i64>,
+    /// Whether the first full build ran.
+    built: bool,
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("SearchIndex")
+            .finish_non_exhaustive()
+    }
+}
+
+impl SearchIndex {
+    /// An empty index; it fills itself from the store on first use.
+    pub fn new() -> anyhow::Result<Self> {
+        let mut schema = Schema::builder();
+        let id = schema.add_u64_field("id", INDEXED | STORED);
+        let exact = schema.add_text_field("exact", STRING);
+        // Frequencies without positions: ranking needs term frequencies, no query here is
+        // a phrase, and positions would double the index.
+        let words = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("default")
+                .set_index_option(IndexRecordOption::WithFreqs),
+        );
+        let text = [
+            schema.add_text_field("slug", words.clone()),
+            schema.add_text_field("name", words.clone()),
+            schema.add_text_field("prefixes", STRING),
+            schema.add_text_field("summary", words.clone()),
+            schema.add_text_field("tags", words.clone()),
+            schema.add_text_field("body", words),
+        ];
+        let index = Index::create_in_ram(schema.build());
+        let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Self {
+            reader,
+            id,
+            exact,
+            text,
+            live: tokio::sync::Mutex::new(Live {
+                writer,
+                watermark: (i64::MIN, i64::MIN),
+                indexed: HashMap::new(),
+                built: false,
+            }),
+            stale: AtomicBool::new(true),
+        })
+    }
+
+    /// Marks the index behind the database: the next search catches up first.
+    pub fn mark_stale(&self) {
+        self.stale.store(true, Ordering::Release);
+    }
+
+    /// Follows the store every [`POLL_INTERVAL`] while `index` is alive (needs a runtime).
+    pub fn follow(index: &Arc<Self>, store: Weak<dyn Store>) {
+        let weak = Arc::downgrade(index);
+        tokio::spawn(async move {
+            loop {
+                let (Some(index), Some(store)) = (weak.upgrade(), store.upgrade()) else {
+                    return;
+                };
+                if let Err(error) = index.catch_up(store.as_ref()).await {
+                    tracing::warn!(error = %error, "search index: catching up failed");
+                }
+                drop((index, store));
+                tokio::time::sleep(POLL_INTERVAL).await;
+            }
+        });
+    }
+
+    /// Reads every skill changed since the watermark and re-indexes it.
+    pub async fn catch_up(&self, store: &dyn Store) -> Result<(), DbError> {
+        let mut live = self.live.lock().await;
+        // Cleared before reading, so a write committed while we read marks it again.
+        self.stale.store(false, Ordering::Release);
+        let mut after = if live.built {
+            (
+                live.watermark.0.saturating_sub(LATE_COMMIT_MARGIN_MS),
+                i64::MIN,
+            )
+        } else {
+            (i64::MIN, i64::MIN)
+        };
+        let mut changed = false;
+        loop {
+            let page = store.search_documents(after, PAGE).await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            after = (last.updated_at, last.id);
+            let full = i64::try_from(page.len()).unwrap_or(i64::MAX) >= PAGE;
+            for document in page {
+                if live.indexed.get(&document.id) == Some(&document.updated_at) {
+                    continue;
+                }
+                changed = true;
+                self.apply(&mut live, &document)?;
+            }
+            if after > live.watermark {
+                live.watermark = after;
+            }
+            if !full {
+                break;
+            }
+        }
+        live.built = true;
+        if changed {
+            live.writer.commit().map_err(index_error)?;
+            self.reader.reload().map_err(index_error)?;
+        }
+        Ok(())
+    }
+
+    fn apply(&self, live: &mut Live, document: &SearchDocument) -> Result<(), DbError> {
+        let id = u64::try_from(document.id).unwrap_or_default();
+        live.writer.delete_term(Term::from_field_u64(self.id, id));
+        live.indexed.insert(document.id, document.updated_at);
+        if !document.listed {
+            return Ok(());
+        }
+        let mut doc = TantivyDocument::default();
+        doc.add_u64(self.id, id);
+        doc.add_text(self.exact, exact_key(&document.slug));
+        doc.add_text(self.exact, exact_key(&document.display_name));
+        // Slugs are words joined by `-`; the word tokenizer splits them.
+        doc.add_text(self.text[FIELD_SLUG], &document.slug);
+        doc.add_text(self.text[FIELD_NAME], &document.display_name);
+        for prefix in prefixes(&document.slug) {
+            doc.add_text(self.text[FIELD_PREFIXES], prefix);
+        }
+        doc.add_text(self.text[FIELD_SUMMARY], &document.summary);
+        doc.add_text(self.text[FIELD_TAGS], &document.tags_json);
+        doc.add_text(self.text[FIELD_BODY], &document.body);
+        live.writer.add_document(doc).map_err(index_error)?;
+        Ok(())
+    }
+
+    /// Search candidates: the index's top hits re-read from the store (listed rows passing
+    /// the filters only), best first, with the index score as text relevance.
+    pub async fn search(
+        &self,
+        store: &dyn Store,
+        query: &SearchQuery,
+    ) -> Result<Vec<SearchRow>, DbError> {
+        if query.terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        if self.stale.load(Ordering::Acquire) {
+            self.catch_up(store).await?;
+        }
+        // Filters are applied by the database: ask for more hits when they may drop many.
+        let filtered =
+            query.highlighted_only || query.non_suspicious_only || query.valid_prompt_sets_only;
+        let wanted = usize::try_from(query.limit).unwrap_or(50).clamp(1, 1000);
+        let wanted = if filtered { wanted * 4 } else { wanted };
+        let hits = self.top_ids(&query.terms, wanted)?;
+        let ids: Vec<i64> = hits.iter().map(|(id, _)| *id).collect();
+        let mut rows: HashMap<i64, _> = store
+            .find_search_hits(&ids, query)
+            .await?
+            .into_iter()
+            .map(|row| (row.id, row))
+            .collect();
+        Ok(hits
+            .into_iter()
+            .filter_map(|(id, score)| {
+                rows.remove(&id).map(|skill| SearchRow {
+                    skill,
+                    text_rank: f64::from(score),
+                })
+            })
+            .collect())
+    }
+
+    /// Ids and scores of the best `limit` documents for `terms`.
+    fn top_ids(&self, terms: &[String], limit: usize) -> Result<Vec<(i64, f32)>, DbError> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let whole = terms.join("-");
+        for key in [exact_key(&whole), exact_key(&terms.join(" "))] {
+            clauses.push((
+                Occur::Should,
+                boosted(Term::from_field_text(self.exact, &key), EXACT_WEIGHT),
+            ));
+        }
+        for term in terms {
+            for (field, weight) in WEIGHTS {
+                clauses.push((
+                    Occur::Should,
+                    boosted(Term::from_field_text(self.text[field], term), weight),
+                ));
+            }
+        }
+        let query = BooleanQuery::new(clauses);
+        let searcher = self.reader.searcher();
+        let top = searcher
+            .search(&query, &TopDocs::with_limit(limit).order_by_score())
+            .map_err(index_error)?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address).map_err(index_error)?;
+            if let Some(id) = doc.get_first(self.id).and_then(|value| value.as_u64()) {
+                hits.push((i64::try_from(id).unwrap_or_default(), score));
+            }
+        }
+        Ok(hits)
+    }
+
+    /// Documents in the index (for tests and logs).
+    pub fn len(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// Whether the index holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn boosted(term: Term, weight: f32) -> Box<dyn Query> {
+    Box::new(BoostQuery::new(
+        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+        weight,
+    ))
+}
+
+/// A slug or display name as one lowercase key of alphanumeric words joined by `-`, so
+/// `PDF Tools`, `pdf-tools` and the query `pdf tools` meet.
+fn exact_key(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Prefixes (two characters and up) of each word of a slug, so `pd` finds `pdf-tools`.
+fn prefixes(slug: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in slug.split('-').filter(|word| word.len() >= 2) {
+        let word = word.to_lowercase();
+        for (end, _) in word.char_indices().skip(2) {
+            out.push(word[..end].to_owned());
+        }
+        out.push(word);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn index_error(error: tantivy::TantivyError) -> DbError {
+    DbError::Other(anyhow::anyhow!("search index: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_keys_meet() {
+        assert_eq!(exact_key("PDF Tools"), "pdf-tools");
+        assert_eq!(exact_key("pdf-tools"), "pdf-tools");
+    }
+
+    #[test]
+    fn prefixes_of_each_word() {
+        let all = prefixes("pdf-tools");
+        for expected in ["pd", "pdf", "to", "too", "tool", "tools"] {
+            assert!(all.iter().any(|p| p == expected), "{expected} missing");
+        }
+        assert!(!all.iter().any(|p| p == "p"));
+    }
+}

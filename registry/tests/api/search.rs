@@ -1,0 +1,148 @@
+//! Search relevance on a labelled query set (`fixtures/search/queries.json`) and the index
+//! kept in step with writes: a publish is found at once, deleted and hidden skills never.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::{Backend, TestApp};
+
+both_backends!(
+    labelled_queries_rank_as_expected,
+    index_follows_publish_delete_and_rename,
+);
+
+const QUERIES: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../fixtures/search/queries.json"
+));
+
+async fn search_slugs(app: &TestApp, query: &str) -> Vec<String> {
+    let encoded = percent_encoding::utf8_percent_encode(query, percent_encoding::NON_ALPHANUMERIC);
+    let response = app
+        .get(&format!("/api/v1/search?q={encoded}&limit=20"))
+        .send()
+        .await
+        .expect("search");
+    assert_eq!(response.status(), 200, "search `{query}`");
+    let body: Value = response.json().await.expect("json");
+    body["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|result| result["slug"].as_str().expect("slug").to_owned())
+        .collect()
+}
+
+fn skill_md(name: &str, description: &str, body: &str) -> Vec<u8> {
+    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n{body}\n").into_bytes()
+}
+
+async fn publish(app: &TestApp, token: &str, slug: &str, name: &str, md: &[u8]) {
+    let response = app
+        .publish_payload(
+            token,
+            json!({
+                "slug": slug,
+                "displayName": name,
+                "version": "1.0.0",
+                "changelog": "first",
+                "acceptLicenseTerms": true,
+                "tags": ["latest"],
+            }),
+            &[("SKILL.md", md)],
+        )
+        .await;
+    assert_eq!(response.status(), 200, "publish {slug}");
+}
+
+async fn labelled_queries_rank_as_expected(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.token("alice").await;
+    let fixture: Value = serde_json::from_str(QUERIES).expect("queries fixture");
+    for skill in fixture["skills"].as_array().expect("skills") {
+        let text = |key: &str| skill[key].as_str().expect("fixture text");
+        let md = skill_md(text("name"), text("description"), text("body"));
+        publish(&app, &token, text("slug"), text("name"), &md).await;
+    }
+    let mut failures = Vec::new();
+    for case in fixture["queries"].as_array().expect("queries") {
+        let query = case["q"].as_str().expect("q");
+        let slugs = search_slugs(&app, query).await;
+        let first = case["first"].as_str().expect("first");
+        if slugs.first().map(String::as_str) != Some(first) {
+            failures.push(format!(
+                "`{query}`: expected `{first}` first, got {slugs:?}"
+            ));
+        }
+        for wanted in case["contains"].as_array().into_iter().flatten() {
+            let wanted = wanted.as_str().expect("slug");
+            if !slugs.iter().any(|slug| slug == wanted) {
+                failures.push(format!("`{query}`: `{wanted}` missing from {slugs:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+async fn send(app: &TestApp, method: Method, path: &str, token: &str, body: Value) -> u16 {
+    app.client
+        .request(method, app.url(path))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .expect("request")
+        .status()
+        .as_u16()
+}
+
+async fn index_follows_publish_delete_and_rename(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.token("alice").await;
+    // Searched before anything exists, so the index is built and must then follow writes.
+    assert!(search_slugs(&app, "zebra").await.is_empty());
+    let md = skill_md(
+        "Zebra Stripes",
+        "Counts zebra stripes",
+        "Savanna field notes.",
+    );
+    publish(&app, &token, "zebra-stripes", "Zebra Stripes", &md).await;
+    assert_eq!(search_slugs(&app, "zebra").await, ["zebra-stripes"]);
+    assert_eq!(search_slugs(&app, "zeb").await, ["zebra-stripes"]);
+
+    let renamed = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/zebra-stripes/rename",
+        &token,
+        json!({"newSlug": "okapi-stripes"}),
+    )
+    .await;
+    assert_eq!(renamed, 200);
+    assert_eq!(search_slugs(&app, "okapi").await, ["okapi-stripes"]);
+    assert_eq!(search_slugs(&app, "zebra").await, ["okapi-stripes"]);
+
+    let deleted = send(
+        &app,
+        Method::DELETE,
+        "/api/v1/skills/okapi-stripes",
+        &token,
+        json!({}),
+    )
+    .await;
+    assert_eq!(deleted, 200);
+    assert!(search_slugs(&app, "zebra").await.is_empty());
+    assert!(search_slugs(&app, "okapi").await.is_empty());
+
+    let restored = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/okapi-stripes/undelete",
+        &token,
+        json!({}),
+    )
+    .await;
+    assert_eq!(restored, 200);
+    assert_eq!(search_slugs(&app, "okapi").await, ["okapi-stripes"]);
+}
