@@ -15,31 +15,24 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 /// `(file name, SQL)` of each migration of one backend.
 type Files = &'static [(&'static str, &'static str)];
 
+/// Both backends keep one file per migration under the same name (`migrations/sqlite/` and
+/// `migrations/postgres/`), so the names are listed once and each backend's SQL is embedded.
 macro_rules! migrations {
-    ($backend:literal: $($file:literal),* $(,)?) => {
-        &[$((
+    ($($file:literal),* $(,)?) => {
+        /// Migrations of the SQLite schema, in order.
+        pub const SQLITE: Files = &[$((
             $file,
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/", $backend, "/", $file)),
-        )),*]
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite/", $file)),
+        )),*];
+        /// Migrations of the PostgreSQL schema, in order.
+        pub const POSTGRES: Files = &[$((
+            $file,
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres/", $file)),
+        )),*];
     };
 }
 
-/// Migrations of the SQLite schema, in order.
-pub const SQLITE: Files = migrations!("sqlite":
-    "0001_initial.sql",
-    "0002_skill_hidden.sql",
-    "0003_audit.sql",
-    "0004_skill_lifecycle.sql",
-    "0010_transfers.sql",
-    "0011_reservations.sql",
-    "0012_moderation_cases.sql",
-    "0020_packages.sql",
-    "0030_prompt_sets.sql",
-    "0050_package_uploads.sql",
-);
-
-/// Migrations of the PostgreSQL schema, in order.
-pub const POSTGRES: Files = migrations!("postgres":
+migrations!(
     "0001_initial.sql",
     "0002_skill_hidden.sql",
     "0003_audit.sql",
