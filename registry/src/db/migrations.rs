@@ -36,6 +36,7 @@ pub const SQLITE: Files = migrations!("sqlite":
     "0020_packages.sql",
     "0030_prompt_sets.sql",
     "0050_package_uploads.sql",
+    "0070_blobs.sql",
 );
 
 /// Migrations of the PostgreSQL schema, in order.
@@ -50,6 +51,7 @@ pub const POSTGRES: Files = migrations!("postgres":
     "0020_packages.sql",
     "0030_prompt_sets.sql",
     "0050_package_uploads.sql",
+    "0070_blobs.sql",
 );
 
 /// The migrator of one backend's files.
