@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use crate::cache::CachingStore;
 pub use crate::cache::{ResolvedDownload, ResponseCache, ZipCache};
 use crate::config::Config;
+use crate::db::pg_blobs::PgBlobStorage;
 use crate::db::{self, Backend, Store};
 use crate::rate_limit::RateLimiter;
 use crate::storage::{FsStorage, Storage};
@@ -56,13 +57,26 @@ impl Deref for AppState {
 }
 
 impl AppState {
-    /// Connects the database (running migrations) and opens the storage directory.
+    /// Connects the database (running migrations) and opens the blob storage: the
+    /// database's own on PostgreSQL, the storage directory on SQLite.
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let store = db::connect(&config.database_url, config.database_connections)
             .await
             .with_context(|| format!("failed to open the database `{}`", config.database_url))?;
-        let storage = FsStorage::open(&config.storage_dir)?;
-        Ok(Self::from_parts(config, store, Arc::new(storage)))
+        // On PostgreSQL the blobs live in the database too, so every instance on it sees
+        // every file with nothing else shared; SQLite keeps them in the storage directory.
+        let storage: Arc<dyn Storage> = if config.database_url.is_postgres() {
+            Arc::new(
+                PgBlobStorage::connect(
+                    config.database_url.expose(),
+                    (config.database_connections / 2).max(2),
+                )
+                .await?,
+            )
+        } else {
+            Arc::new(FsStorage::open(&config.storage_dir)?)
+        };
+        Ok(Self::from_parts(config, store, storage))
     }
 
     /// Builds the state from an opened store and storage.

@@ -217,6 +217,12 @@ pub struct UploadLimits {
     #[arg(long, env = "REGISTRY_MAX_PATH_DEPTH", default_value_t = DEFAULT_MAX_PATH_DEPTH,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=DEFAULT_MAX_PATH_DEPTH as u64))]
     pub max_path_depth: usize,
+
+    /// Most times a package tarball may expand past its compressed size (it may always
+    /// reach 1 MiB): a small upload that inflates far beyond it is refused as a bomb.
+    #[arg(long, env = "REGISTRY_MAX_ARCHIVE_RATIO", default_value_t = crate::packages::tarball::DEFAULT_MAX_RATIO,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_archive_ratio: u64,
 }
 
 /// Deepest accepted nesting by default: deeper trees are not skills but dumps.
@@ -230,11 +236,20 @@ impl Default for UploadLimits {
             max_bundle_bytes: crate::bundle::MAX_BUNDLE_BYTES,
             max_path_chars: crate::bundle::MAX_PATH_CHARS,
             max_path_depth: DEFAULT_MAX_PATH_DEPTH,
+            max_archive_ratio: crate::packages::tarball::DEFAULT_MAX_RATIO,
         }
     }
 }
 
 impl UploadLimits {
+    /// The limits of reading a package tarball under this configuration.
+    pub fn tarball_limits(&self) -> crate::packages::tarball::Limits {
+        crate::packages::tarball::Limits {
+            max_ratio: self.max_archive_ratio,
+            ..crate::packages::tarball::Limits::default()
+        }
+    }
+
     /// Checks one file as it arrives: its position (count), path and size. The reasons
     /// name the limit and its configured value.
     pub fn check_file(&self, index: usize, path: &str, size: u64) -> Result<(), String> {

@@ -1,5 +1,6 @@
-//! The orphan collector behind `registry gc`: deletes blobs no row references and
-//! temporary files left by interrupted writes.
+//! The orphan collector behind `registry gc`: deletes blobs no row references (in the
+//! storage directory, and in the database on PostgreSQL) and temporary files left by
+//! interrupted writes.
 //!
 //! A publish writes its blobs (durably) before the one transaction that references them,
 //! so a server killed in between leaves blobs nobody points at; an interrupted blob write
@@ -16,6 +17,7 @@ use std::time::{Duration, SystemTime};
 use anyhow::Context as _;
 
 use crate::config::DatabaseUrl;
+use crate::db::pg_blobs::PgBlobStorage;
 use crate::storage::is_sha256_hex;
 
 /// What one collection did.
@@ -44,9 +46,24 @@ pub async fn collect(
         .await
         .with_context(|| format!("failed to read the blob references of `{url}`"))?;
     let root = storage_dir.to_owned();
-    tokio::task::spawn_blocking(move || sweep(&root, &referenced, min_age))
+    let in_database = url.is_postgres().then(|| referenced.clone());
+    let mut report = tokio::task::spawn_blocking(move || sweep(&root, &referenced, min_age))
         .await
-        .context("collector task failed")?
+        .context("collector task failed")??;
+    // On PostgreSQL the blobs are in the database ([`PgBlobStorage`]); the directory is
+    // swept as well, for blobs written before a deployment moved to the database.
+    if let Some(referenced) = in_database {
+        let blobs = PgBlobStorage::connect(url.expose(), 2).await?;
+        let older_than = now.saturating_sub(i64::try_from(min_age.as_millis()).unwrap_or(i64::MAX));
+        let collected = blobs.collect(&referenced, older_than).await;
+        blobs.close().await;
+        let collected = collected
+            .with_context(|| format!("failed to collect the database blobs of `{url}`"))?;
+        report.kept += collected.kept;
+        report.removed += collected.removed;
+        report.removed_bytes += collected.removed_bytes;
+    }
+    Ok(report)
 }
 
 fn sweep(

@@ -27,11 +27,68 @@ pub fn base_document() -> OpenApi {
 pub fn document_json() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        let (_, document) = crate::routes::documented_routes().split_for_parts();
+        let (_, mut document) = crate::routes::documented_routes().split_for_parts();
+        add_common_responses(&mut document);
         document
             .to_pretty_json()
             .unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"))
     })
+}
+
+/// Statuses any operation can answer, whatever its handler: the layers in front of every
+/// handler refuse bad input, oversize bodies and callers over their limit, and a database
+/// that is away answers 503. Listed once here rather than on every handler, so a client
+/// (and schemathesis) finds each of them documented, with its plain-text body.
+const COMMON_RESPONSES: [(&str, &str, bool); 6] = [
+    ("400", "bad input: a malformed path, query or body", false),
+    ("401", "missing, invalid or revoked token", false),
+    ("413", "request body over the configured limit", true),
+    (
+        "415",
+        "a body that is not of the expected content type",
+        true,
+    ),
+    ("429", "rate limit exceeded (see `Retry-After`)", false),
+    ("503", "the database is unavailable; retry later", false),
+];
+
+/// Adds [`COMMON_RESPONSES`] to every operation that does not document them itself; the
+/// body-related ones only to operations that take a body.
+fn add_common_responses(document: &mut OpenApi) {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    use utoipa::openapi::{Content, RefOr, ResponseBuilder};
+    for item in document.paths.paths.values_mut() {
+        let operations = [
+            (&mut item.get, false),
+            (&mut item.put, true),
+            (&mut item.post, true),
+            (&mut item.delete, true),
+            (&mut item.patch, true),
+        ];
+        for (operation, takes_body) in operations {
+            let Some(operation) = operation.as_mut() else {
+                continue;
+            };
+            for (status, description, needs_body) in COMMON_RESPONSES {
+                if needs_body && !takes_body {
+                    continue;
+                }
+                operation
+                    .responses
+                    .responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| {
+                        let text = ObjectBuilder::new().schema_type(Type::String).build();
+                        RefOr::T(
+                            ResponseBuilder::new()
+                                .description(description)
+                                .content("text/plain", Content::new(Some(text)))
+                                .build(),
+                        )
+                    });
+            }
+        }
+    }
 }
 
 /// This server's OpenAPI document.

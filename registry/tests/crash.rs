@@ -331,7 +331,20 @@ fn slug_of(publisher: u64) -> String {
 }
 
 /// Every blob in the file store: `ab/cd/abcd…`.
-fn stored_blobs(storage: &Path) -> BTreeSet<String> {
+/// The blob addresses the registry holds: in the database on PostgreSQL (where the blobs
+/// live), in the storage directory otherwise.
+fn stored_blobs(database: &str, storage: &Path) -> BTreeSet<String> {
+    if database.starts_with("postgres") {
+        let listing = postgres::shared()
+            .expect("the test PostgreSQL")
+            .psql(database, "SELECT sha256 FROM blobs")
+            .expect("list the database blobs");
+        return listing
+            .lines()
+            .filter(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
     let mut blobs = BTreeSet::new();
     let list = |dir: &Path| -> Vec<PathBuf> {
         std::fs::read_dir(dir)
@@ -565,6 +578,18 @@ async fn kill_during_publishes(database: String) {
     std::fs::write(planted_dir.join(&planted), b"planted orphan").expect("orphan");
     std::fs::create_dir_all(storage.join("tmp")).expect("tmp dir");
     std::fs::write(storage.join("tmp").join(".tmpPLANTED"), b"half a blob").expect("temporary");
+    if database.starts_with("postgres") {
+        postgres::shared()
+            .expect("the test PostgreSQL")
+            .psql(
+                &database,
+                &format!(
+                    "INSERT INTO blobs (sha256, size, created_at) VALUES ('{planted}', 14, 0); \
+                     INSERT INTO blob_chunks (sha256, seq, bytes) VALUES ('{planted}', 0, 'planted orphan'::bytea)"
+                ),
+            )
+            .expect("plant a database orphan");
+    }
     let report = run_gc(&database, &storage);
     let server = Server::start(&database, &storage, &log);
     let listed = verify(&client, &server.base, &acknowledged).await;
@@ -576,7 +601,7 @@ async fn kill_during_publishes(database: String) {
             }
         }
     }
-    let blobs = stored_blobs(&storage);
+    let blobs = stored_blobs(&database, &storage);
     assert!(
         !blobs.contains(&planted),
         "the planted orphan survived ({report})"

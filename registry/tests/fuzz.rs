@@ -164,6 +164,7 @@ fn small_limits() -> Limits {
         max_tar_bytes: 1024 * 1024,
         max_unpacked_bytes: 512 * 1024,
         max_files: 64,
+        max_ratio: registry::packages::tarball::DEFAULT_MAX_RATIO,
     }
 }
 

@@ -11,6 +11,7 @@
 mod postgres;
 
 mod clawhub_cli;
+mod clawhub_large_package;
 mod clawhub_lifecycle;
 mod clawhub_transfer;
 mod npm_client;

@@ -139,6 +139,15 @@ impl Registry {
             .unwrap_or_default()
     }
 
+    /// The status of every write request (anything but GET, HEAD and OPTIONS) so far,
+    /// in the order they were answered.
+    pub fn write_statuses(&self) -> Vec<u16> {
+        self.log
+            .lock()
+            .map(|log| log.iter().filter_map(|line| write_status(line)).collect())
+            .unwrap_or_default()
+    }
+
     /// GETs `path` and returns its status and body (a one-shot HTTP/1.0 request, so the
     /// tests need no HTTP client of their own).
     pub fn get(&self, path: &str) -> (u16, String) {
@@ -186,6 +195,17 @@ impl Drop for Registry {
             let _ = sender.send(());
         }
     }
+}
+
+/// The status of a logged exchange that was a write request.
+fn write_status(line: &str) -> Option<u16> {
+    let head = line.lines().next()?;
+    let (request, status) = head.rsplit_once(" -> ")?;
+    let method = request.split_whitespace().next()?;
+    if matches!(method, "GET" | "HEAD" | "OPTIONS") {
+        return None;
+    }
+    status.split_whitespace().next()?.parse().ok()
 }
 
 /// Middleware that writes one line per request: method, URI, auth presence, status and

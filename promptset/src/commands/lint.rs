@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use promptset::diagnostic::rules::{self, MIN_SCORE};
+use promptset::diagnostic::rules::{self, Category, MIN_SCORE};
 use promptset::diagnostic::{Diagnostic, Rule, Severity};
 use promptset::lint;
 use promptset::output::{FileReport, Tool};
@@ -39,7 +39,8 @@ pub struct LintArgs {
     /// Files, directories (searched recursively for *.json) or `-` for stdin.
     #[arg(required_unless_present = "list_rules", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Print every lint rule (id, what it checks, what to do) and exit.
+    /// Print every rule lint may report (id, what it checks, what to do): document and
+    /// integrity errors, quality warnings and the `min-score` gate; then exit.
     #[arg(long, conflicts_with = "paths")]
     pub list_rules: bool,
     /// Output format; `text` and `json` include the scorecard.
@@ -61,7 +62,7 @@ pub struct LintArgs {
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     if args.list_rules {
         let mut text = String::new();
-        for rule in lint::RULES {
+        for rule in lint_rules() {
             text.push_str(&format!(
                 "{}\n    {}\n    fix: {}\n",
                 rule.id, rule.summary, rule.help
@@ -71,7 +72,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let validator = Validator::default();
-    let rules: Vec<&Rule> = rules::catalogue().collect();
+    let rules = lint_rules();
     let batch = Batch {
         paths: &args.paths,
         format: args.format.into(),
@@ -117,4 +118,15 @@ fn lint_document(
         diagnostics,
         scorecard: Some(linted.scorecard),
     }
+}
+
+/// Every rule `lint` may report: document and integrity errors (of invalid documents),
+/// the quality warnings and the `min-score` gate.
+pub fn lint_rules() -> Vec<&'static Rule> {
+    rules::of(&[
+        Category::Document,
+        Category::Integrity,
+        Category::Lint,
+        Category::Gate,
+    ])
 }

@@ -205,6 +205,7 @@ fn run_publish(args: PublishArgs) -> Result<ExitCode> {
     }
     if resolution.latest.as_deref() == Some(version.as_str()) {
         report_problems(&[promptset::skill::Problem::file(
+            promptset::skill::rules::VERSION_PUBLISHED,
             "SKILL.md",
             format!(
                 "version {version} of `{name}` is already published with other files; raise `version` in the frontmatter"

@@ -11,7 +11,8 @@
 //!   `validate::INTEGRITY_RULES` in `validate.rs`, beside its check;
 //! - a quality warning of `promptset lint`: `lint::RULES` in `lint/mod.rs` (its check
 //!   goes in `lint/rules.rs`, or `lint/misfit.rs` for the wording of single prompts);
-//! - a gate that turns a run into a failure: [`GATES`] below.
+//! - a gate that turns a run into a failure: [`GATES`] below;
+//! - a check of a skill folder: `skill::rules::SKILL_RULES` in `skill/rules.rs`.
 //!
 //! [`catalogue`] chains them all; a test keeps the ids unique.
 
@@ -28,6 +29,8 @@ pub enum Category {
     Lint,
     /// Thresholds that fail a run (`--min-score`).
     Gate,
+    /// The registry's rules for a skill folder (`promptset skill pack`).
+    Skill,
 }
 
 impl Category {
@@ -38,6 +41,7 @@ impl Category {
             Category::Integrity => "integrity",
             Category::Lint => "lint",
             Category::Gate => "gate",
+            Category::Skill => "skill",
         }
     }
 }
@@ -171,13 +175,14 @@ pub const GATES: &[Rule] = &[Rule::error(
 )];
 
 /// Every rule, in the order findings at one place are listed: document rules first,
-/// then integrity, lint (most important first) and gates.
+/// then integrity, lint (most important first), gates and skill rules.
 pub fn catalogue() -> impl Iterator<Item = &'static Rule> {
     DOCUMENT
         .iter()
         .chain(crate::validate::INTEGRITY_RULES)
         .chain(crate::lint::RULES)
         .chain(GATES)
+        .chain(crate::skill::rules::SKILL_RULES)
 }
 
 /// The rules of the given categories, in catalogue order.

@@ -208,3 +208,74 @@ pub fn shorten(text: &str) -> String {
         format!("{cut}…")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::brief::parse_brief;
+    use crate::validate::Validator;
+
+    /// The messages of a brief and of a prompt set must not drift apart again: the
+    /// same kind of mistake reads the same in both.
+    #[test]
+    fn briefs_and_prompt_sets_word_the_same_mistake_the_same_way() {
+        let brief = parse_brief(
+            br#"{"brand_name": "Acme", "website_url": "https://acme.test", "business_model": "saas",
+                 "target_markets": "UK", "target_customers": ["teams"], "colour": 1}"#,
+            None,
+        )
+        .expect_err("invalid brief");
+        let set = Validator::default().validate(
+            br#"{"client_summary": {"brand_name": "Acme", "business_model": "saas",
+                 "target_markets": "UK", "colour": 1}}"#,
+        );
+        let message = |diagnostics: &[crate::diagnostic::Diagnostic], rule: &str| {
+            diagnostics
+                .iter()
+                .find(|d| d.rule == rule)
+                .map(|d| d.message.clone())
+                .unwrap_or_else(|| panic!("no `{rule}` in {diagnostics:#?}"))
+        };
+        assert_eq!(
+            message(&brief, "type"),
+            "`target_markets` must be a list, found a string (`UK`)"
+        );
+        assert_eq!(message(&brief, "type"), message(&set.diagnostics, "type"));
+        assert!(
+            message(&brief, "unknown-property")
+                .starts_with("unknown field `colour`; allowed here: ")
+        );
+        assert!(
+            message(&set.diagnostics, "unknown-property")
+                .starts_with("unknown field `colour`; allowed here: ")
+        );
+        assert_eq!(
+            message(&set.diagnostics, "required"),
+            "missing required field `topic_map`"
+        );
+    }
+
+    #[test]
+    fn array_items_and_the_root_are_named_as_such() {
+        let set = Validator::default().validate(b"[1, 2]");
+        assert_eq!(
+            set.diagnostics[0].message,
+            "the document must be an object, found a list"
+        );
+        let brief = parse_brief(b"- a\n- b\n", None).expect_err("a list is no brief");
+        assert_eq!(
+            brief[0].message,
+            "the brief must be an object, found a list"
+        );
+        let brief = parse_brief(
+            br#"{"brand_name": "Acme", "website_url": "https://acme.test", "business_model": "saas",
+                 "target_markets": ["UK", 7], "target_customers": ["teams"]}"#,
+            None,
+        )
+        .expect_err("invalid brief");
+        assert_eq!(
+            brief[0].message,
+            "each item of `target_markets` must be a string, found a number (`7`)"
+        );
+        assert_eq!(brief[0].pointer, "/target_markets/1");
+    }
+}

@@ -338,3 +338,69 @@ fn yaml_key(key: &saphyr::MarkedYaml<'_>) -> String {
         _ => "<complex key>".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_an_error_in_json_and_skipped_in_briefs() {
+        let text = b"\xEF\xBB\xBF{}";
+        let error = preflight(text, &PROMPT_SET).expect_err("BOM in JSON");
+        assert_eq!(error.rule, "bom");
+        assert_eq!(preflight(text, &BRIEF).expect("BOM skipped"), "{}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_placed_at_the_bad_byte() {
+        let error = preflight(b"{\n  \"a\": \"\xFF\"}", &PROMPT_SET).expect_err("bad UTF-8");
+        assert_eq!(error.rule, "encoding");
+        assert_eq!((error.line, error.column), (2, 9));
+        assert_eq!(
+            error.message,
+            "invalid UTF-8 at byte 10; JSON text must be UTF-8"
+        );
+    }
+
+    #[test]
+    fn empty_input_names_the_document() {
+        assert_eq!(
+            preflight(b" \n", &BRIEF).expect_err("empty").message,
+            "the brief is empty; expected a JSON or YAML object"
+        );
+        assert_eq!(
+            preflight(b"", &PROMPT_SET).expect_err("empty").message,
+            "the file is empty; expected a JSON object"
+        );
+    }
+
+    #[test]
+    fn json_and_yaml_place_the_same_pointer_at_the_value() {
+        let json = "{\n  \"a\": [1, {\"b\": true}]\n}";
+        let (_, positions) = parse(json, Syntax::Json, &BRIEF).expect("json");
+        assert_eq!(positions.locate("/a/1/b"), (2, 18));
+        let yaml = "a:\n  - 1\n  - b: true\n";
+        let (value, positions) = parse(yaml, Syntax::Yaml, &BRIEF).expect("yaml");
+        assert_eq!(value["a"][1]["b"], Value::Bool(true));
+        assert_eq!(positions.locate("/a/1/b"), (3, 8));
+        // A pointer to something absent falls back to its nearest written ancestor.
+        assert_eq!(positions.locate("/a/1/missing"), (3, 5));
+    }
+
+    #[test]
+    fn findings_come_out_in_source_order_then_catalogue_order() {
+        let text = "{\"a\": 1, \"b\": 2}";
+        let findings = vec![
+            Finding::at("type", "/b", "second"),
+            Finding::at("schema", "/a", "first, later rule"),
+            Finding::at("required", "/a", "first, earlier rule"),
+        ];
+        let placed = Positions::json(text).place(findings, Severity::Error);
+        let order: Vec<&str> = placed.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            order,
+            ["first, earlier rule", "first, later rule", "second"]
+        );
+        assert_eq!((placed[2].line, placed[2].column), (1, 15));
+    }
+}

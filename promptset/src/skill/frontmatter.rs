@@ -5,7 +5,7 @@
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 
 use super::Problem;
-use super::rules::check_slug;
+use super::rules::{FRONTMATTER, check_slug};
 
 /// What a prompt skill declares about itself at the top of SKILL.md.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +47,7 @@ impl Frontmatter {
 /// problem found, not just the first.
 pub fn parse(path: &str, text: &str) -> Result<Frontmatter, Vec<Problem>> {
     let problem = |line: usize, column: usize, message: String| Problem {
+        rule: FRONTMATTER,
         path: path.to_owned(),
         line,
         column,

@@ -17,6 +17,9 @@ use std::path::PathBuf;
 /// One problem with a skill folder, at a file and (when known) a line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// The rule's id: one of [`rules::SKILL_RULES`], or the rule of a brief, validation
+    /// or lint finding in an example (all in `crate::diagnostic::rules::catalogue`).
+    pub rule: &'static str,
     /// The file, relative to the skill folder (`.` for the folder itself).
     pub path: String,
     /// 1-based line, 0 when the problem concerns the whole file.
@@ -29,8 +32,9 @@ pub struct Problem {
 
 impl Problem {
     /// A problem with a whole file.
-    pub fn file(path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn file(rule: &'static str, path: impl Into<String>, message: impl Into<String>) -> Self {
         Problem {
+            rule,
             path: path.into(),
             line: 0,
             column: 0,
@@ -42,10 +46,11 @@ impl Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
-            (0, _) => write!(formatter, "{}: {}", self.path, self.message),
-            (line, 0) => write!(formatter, "{}:{line}: {}", self.path, self.message),
-            (line, column) => write!(formatter, "{}:{line}:{column}: {}", self.path, self.message),
+            (0, _) => write!(formatter, "{}: ", self.path)?,
+            (line, 0) => write!(formatter, "{}:{line}: ", self.path)?,
+            (line, column) => write!(formatter, "{}:{line}:{column}: ", self.path)?,
         }
+        write!(formatter, "{} [{}]", self.message, self.rule)
     }
 }
 

@@ -18,6 +18,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 
 use crate::brief::parse_brief;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::rules::MIN_SCORE;
 use crate::generate::{GenerateError, Generator};
 use crate::lint;
 use crate::schema::{Variant, schema_text};
@@ -126,6 +127,7 @@ pub fn check(dir: &Path, options: &CheckOptions) -> Result<Checked, SkillError> 
 
     if files.len() > MAX_FILES {
         problems.push(Problem::file(
+            rules::BUNDLE_LIMIT,
             ".",
             format!(
                 "the skill has {} files; the registry takes at most {MAX_FILES}",
@@ -136,6 +138,7 @@ pub fn check(dir: &Path, options: &CheckOptions) -> Result<Checked, SkillError> 
     let total: u64 = files.iter().map(|file| file.bytes.len() as u64).sum();
     if total > MAX_BUNDLE_BYTES {
         problems.push(Problem::file(
+            rules::BUNDLE_LIMIT,
             ".",
             format!(
                 "the skill's files add up to {total} bytes; the registry takes at most {MAX_BUNDLE_BYTES} (50 MB)"
@@ -146,6 +149,7 @@ pub fn check(dir: &Path, options: &CheckOptions) -> Result<Checked, SkillError> 
     for file in &files {
         if let Some(first) = seen.insert(file.path.to_lowercase(), file.path.clone()) {
             problems.push(Problem::file(
+                rules::FILE,
                 &file.path,
                 format!("the registry treats this path and `{first}` as the same file; rename one"),
             ));
@@ -156,6 +160,7 @@ pub fn check(dir: &Path, options: &CheckOptions) -> Result<Checked, SkillError> 
     let frontmatter = match skill_md {
         None => {
             problems.push(Problem::file(
+                rules::FRONTMATTER,
                 "SKILL.md",
                 "the skill has no SKILL.md at its root; run `promptset skill init` to start one",
             ));
@@ -228,6 +233,7 @@ fn walk(
         let name = entry.file_name();
         let Some(name) = name.to_str() else {
             problems.push(Problem::file(
+                rules::FILE,
                 format!("{prefix}{}", name.to_string_lossy()),
                 "the file name is not valid UTF-8",
             ));
@@ -237,7 +243,7 @@ fn walk(
         match rules::judge_path(&path) {
             PathVerdict::Skip => continue,
             PathVerdict::Refuse(message) => {
-                problems.push(Problem::file(&path, message));
+                problems.push(Problem::file(rules::FILE, &path, message));
                 continue;
             }
             PathVerdict::Publish => {}
@@ -249,6 +255,7 @@ fn walk(
         })?;
         if file_type.is_symlink() {
             problems.push(Problem::file(
+                rules::FILE,
                 &path,
                 "symbolic links are not published; copy the file into the skill instead",
             ));
@@ -258,6 +265,7 @@ fn walk(
             let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
             if size > MAX_FILE_BYTES {
                 problems.push(Problem::file(
+                    rules::FILE,
                     &path,
                     format!("the file has {size} bytes; the registry takes at most {MAX_FILE_BYTES} (10 MB) per file"),
                 ));
@@ -266,12 +274,17 @@ fn walk(
             let bytes = match std::fs::read(entry.path()) {
                 Ok(bytes) => bytes,
                 Err(error) => {
-                    problems.push(Problem::file(&path, format!("cannot be read: {error}")));
+                    problems.push(Problem::file(
+                        rules::FILE,
+                        &path,
+                        format!("cannot be read: {error}"),
+                    ));
                     continue;
                 }
             };
             if !is_text(&bytes) {
                 problems.push(Problem::file(
+                    rules::FILE,
                     &path,
                     "not a text file (the registry publishes only UTF-8 text without NUL bytes)",
                 ));
@@ -284,6 +297,7 @@ fn walk(
             });
         } else {
             problems.push(Problem::file(
+                rules::FILE,
                 &path,
                 "not a regular file or folder; it cannot be published",
             ));
@@ -304,12 +318,17 @@ fn check_templates(dir: &Path, files: &[BundleFile], problems: &mut Vec<Problem>
             line,
             message,
         }) => problems.push(Problem {
+            rule: rules::TEMPLATE,
             path: format!("templates/{name}"),
             line,
             column: 0,
             message: format!("the template does not compile: {message}"),
         }),
-        Err(other) => problems.push(Problem::file("templates", other.to_string())),
+        Err(other) => problems.push(Problem::file(
+            rules::TEMPLATE,
+            "templates",
+            other.to_string(),
+        )),
     }
 }
 
@@ -324,6 +343,7 @@ fn check_schema(files: &[BundleFile], warnings: &mut Vec<Problem>) {
     };
     if file.bytes != schema_text(Variant::Canonical).as_bytes() {
         warnings.push(Problem::file(
+            rules::SCHEMA_DRIFT,
             &file.path,
             "differs from the schema of this promptset build; refresh it with `promptset schema > schema/promptset.schema.json`",
         ));
@@ -352,16 +372,14 @@ fn check_examples(
     warnings: &mut Vec<Problem>,
 ) -> Vec<(String, u32)> {
     let placed = |path: &str, diagnostic: Diagnostic| Problem {
+        rule: diagnostic.rule,
         path: path.to_owned(),
         line: diagnostic.line,
         column: diagnostic.column,
         message: if diagnostic.pointer.is_empty() {
-            format!("{} [{}]", diagnostic.message, diagnostic.rule)
+            diagnostic.message
         } else {
-            format!(
-                "{} (at `{}`) [{}]",
-                diagnostic.message, diagnostic.pointer, diagnostic.rule
-            )
+            format!("{} (at `{}`)", diagnostic.message, diagnostic.pointer)
         },
     };
     let validator = Validator::default();
@@ -404,6 +422,7 @@ fn check_examples(
             && score < min
         {
             problems.push(Problem::file(
+                MIN_SCORE,
                 &file.path,
                 format!("the prompt set scores {score}/100, below the minimum of {min}"),
             ));
@@ -412,6 +431,7 @@ fn check_examples(
     }
     if sets == 0 {
         problems.push(Problem::file(
+            rules::EXAMPLES,
             "examples",
             "the skill has no example prompt set (`examples/*.json`); a prompt skill ships at least one",
         ));

@@ -15,6 +15,69 @@ use icu_collator::options::CollatorOptions;
 use icu_collator::{Collator, CollatorBorrowed};
 use sha2::{Digest, Sha256};
 
+use crate::diagnostic::{Category, Rule};
+
+/// The id of problems with SKILL.md or its frontmatter.
+pub const FRONTMATTER: &str = "skill/frontmatter";
+/// The id of files the registry would refuse (not text, too large, bad path, link).
+pub const FILE: &str = "skill/file";
+/// The id of a bundle over the registry's file-count or size limit.
+pub const BUNDLE_LIMIT: &str = "skill/bundle-limit";
+/// The id of a template under `templates/` that does not compile.
+pub const TEMPLATE: &str = "skill/template";
+/// The id of a schema file that differs from this build's schema (a warning).
+pub const SCHEMA_DRIFT: &str = "skill/schema-drift";
+/// The id of a skill without an example prompt set.
+pub const EXAMPLES: &str = "skill/examples";
+/// The id of a publish whose version already exists with other files.
+pub const VERSION_PUBLISHED: &str = "skill/version-published";
+
+const fn skill(id: &'static str, summary: &'static str, help: &'static str) -> Rule {
+    Rule::error(id, Category::Skill, summary, help)
+}
+
+/// The rules `promptset skill pack` and `publish` check, in the crate's one rule type
+/// (see `crate::diagnostic::rules`); example briefs and prompt sets inside a skill are
+/// held to the document, integrity and lint rules besides.
+pub const SKILL_RULES: &[Rule] = &[
+    skill(
+        FRONTMATTER,
+        "SKILL.md is missing, or its frontmatter is missing, malformed or has an invalid field",
+        "start from `promptset skill init`; the frontmatter needs `name` (a slug), `description`, a semantic `version` and `tags` as a list",
+    ),
+    skill(
+        FILE,
+        "a file the registry refuses: not UTF-8 text, over 10 MB, a link, a reserved or unsafe path, or a case-insensitive duplicate",
+        "remove or rename the file, or keep it outside the skill folder",
+    ),
+    skill(
+        BUNDLE_LIMIT,
+        "the skill has more than 1000 files or more than 50 MB",
+        "remove files the skill does not need",
+    ),
+    skill(
+        TEMPLATE,
+        "a template under `templates/` does not compile",
+        "fix the template at the line given; `promptset generate --templates` loads the same files",
+    ),
+    Rule::warning(
+        SCHEMA_DRIFT,
+        Category::Skill,
+        "`schema/promptset.schema.json` differs from this build's schema",
+        "refresh it with `promptset schema > schema/promptset.schema.json`",
+    ),
+    skill(
+        EXAMPLES,
+        "the skill has no example prompt set under `examples/`",
+        "add at least one prompt set as `examples/*.json`",
+    ),
+    skill(
+        VERSION_PUBLISHED,
+        "the version is already published with other files",
+        "raise `version` in the frontmatter",
+    ),
+];
+
 /// Largest file the registry accepts.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 /// Largest bundle the registry accepts.

@@ -103,6 +103,7 @@ pub fn init(dir: &Path, options: &InitOptions) -> Result<Scaffolded, SkillError>
         problems: diagnostics
             .into_iter()
             .map(|d| Problem {
+                rule: d.rule,
                 path: "brief".into(),
                 line: d.line,
                 column: d.column,

@@ -43,6 +43,7 @@ migrations!(
     "0020_packages.sql",
     "0030_prompt_sets.sql",
     "0050_package_uploads.sql",
+    "0070_blobs.sql",
 );
 
 /// The migrator of one backend's files.

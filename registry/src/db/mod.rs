@@ -17,6 +17,7 @@ pub mod migrations;
 pub mod models;
 pub mod package_store;
 pub mod pages_store;
+pub mod pg_blobs;
 pub mod postgres;
 pub mod report_store;
 pub mod reservation_store;

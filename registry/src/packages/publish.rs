@@ -170,9 +170,9 @@ pub enum PublishError {
 impl From<TarballError> for PublishError {
     fn from(error: TarballError) -> Self {
         match error {
-            TarballError::Bomb { .. } | TarballError::TooLarge { .. } => {
-                Self::TooLarge(error.to_string())
-            }
+            TarballError::Bomb { .. }
+            | TarballError::Ratio { .. }
+            | TarballError::TooLarge { .. } => Self::TooLarge(error.to_string()),
             other => Self::Invalid(other.to_string()),
         }
     }

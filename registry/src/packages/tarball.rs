@@ -27,15 +27,29 @@ pub struct Limits {
     pub max_unpacked_bytes: u64,
     /// Most regular files.
     pub max_files: usize,
+    /// Most times the tar stream may be larger than the upload (beyond
+    /// [`RATIO_FLOOR_BYTES`]): a small upload that inflates far past its size is a bomb even
+    /// below the absolute limits.
+    pub max_ratio: u64,
 }
 
+/// Output every tarball may inflate to whatever its ratio: tar headers and block padding
+/// make a tiny package expand many times over without being a bomb.
+pub const RATIO_FLOOR_BYTES: u64 = 1024 * 1024;
+
+/// Default archive ratio limit: source and minified code compress 3-10 times, data files
+/// rarely past 50; the zeros of a bomb compress about 1000 times.
+pub const DEFAULT_MAX_RATIO: u64 = 100;
+
 impl Default for Limits {
-    /// The reference registry's limits: 64 MB of tar, 50 MB unpacked, 10 000 files.
+    /// The reference registry's limits: 64 MB of tar, 50 MB unpacked, 10 000 files; and
+    /// an archive ratio of [`DEFAULT_MAX_RATIO`].
     fn default() -> Self {
         Self {
             max_tar_bytes: 64 * 1024 * 1024,
             max_unpacked_bytes: 50 * 1024 * 1024,
             max_files: 10_000,
+            max_ratio: DEFAULT_MAX_RATIO,
         }
     }
 }
@@ -97,6 +111,14 @@ pub enum TarballError {
         /// The limit in MB.
         limit_mb: u64,
     },
+    /// Decompression would exceed the archive ratio limit.
+    #[error(
+        "the package tarball expands more than {ratio} times its compressed size (the archive ratio limit)"
+    )]
+    Ratio {
+        /// The ratio limit.
+        ratio: u64,
+    },
     /// Files together exceed the unpacked limit.
     #[error("the package's files exceed the {limit_mb} MB unpacked limit")]
     TooLarge {
@@ -141,7 +163,7 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Unpacked, TarballError> {
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return Err(TarballError::NotGzip);
     }
-    let tar = inflate(bytes, limits.max_tar_bytes)?;
+    let tar = inflate(bytes, limits)?;
     let mut archive = tar::Archive::new(tar.as_slice());
     let entries = archive
         .entries()
@@ -241,16 +263,27 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Unpacked, TarballError> {
     })
 }
 
-/// Inflates gzip data, failing as soon as the output passes `max_bytes`.
-fn inflate(bytes: &[u8], max_bytes: u64) -> Result<Vec<u8>, TarballError> {
+/// Inflates gzip data, failing as soon as the output passes the tar limit or the ratio
+/// limit, whichever is lower.
+fn inflate(bytes: &[u8], limits: &Limits) -> Result<Vec<u8>, TarballError> {
+    let by_ratio = (bytes.len() as u64)
+        .saturating_mul(limits.max_ratio)
+        .max(RATIO_FLOOR_BYTES);
+    let max_bytes = limits.max_tar_bytes.min(by_ratio);
     let mut decoder = GzDecoder::new(bytes).take(max_bytes + 1);
     let mut tar = Vec::new();
     decoder
         .read_to_end(&mut tar)
         .map_err(|error| TarballError::Corrupt(format!("gzip: {error}")))?;
     if tar.len() as u64 > max_bytes {
-        return Err(TarballError::Bomb {
-            limit_mb: max_bytes / (1024 * 1024),
+        return Err(if max_bytes < limits.max_tar_bytes {
+            TarballError::Ratio {
+                ratio: limits.max_ratio,
+            }
+        } else {
+            TarballError::Bomb {
+                limit_mb: max_bytes / (1024 * 1024),
+            }
         });
     }
     Ok(tar)
@@ -550,6 +583,28 @@ pub(crate) mod tests {
             read(&bomb, &limits).unwrap_err(),
             TarballError::Bomb { limit_mb: 1 }
         );
+    }
+
+    #[test]
+    fn stops_a_small_upload_that_expands_past_the_ratio() {
+        // 8 MB of zeros in a few KB: far below the 64 MB tar limit, far above 100 times.
+        let bomb = build(&[file("zeros.bin", &vec![0u8; 8 * 1024 * 1024])]).expect("build");
+        assert_eq!(
+            read(&bomb, &Limits::default()).unwrap_err(),
+            TarballError::Ratio { ratio: 100 }
+        );
+        let lenient = Limits {
+            max_ratio: 10_000,
+            ..Limits::default()
+        };
+        assert!(read(&bomb, &lenient).is_ok());
+        // Tiny packages expand many times (headers, padding) and stay under the floor.
+        let tiny = build(&[file("index.js", b"module.exports = 1;\n")]).expect("build");
+        let strict = Limits {
+            max_ratio: 1,
+            ..Limits::default()
+        };
+        assert!(read(&tiny, &strict).is_ok());
     }
 
     #[test]

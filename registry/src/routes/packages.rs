@@ -29,7 +29,6 @@ use crate::extract::Params;
 use crate::packages::name::{PackageName, split_name_path};
 use crate::packages::publish::{self, PreparedRelease, PublishError, Upload};
 use crate::packages::scan::PackageScan;
-use crate::packages::tarball::Limits;
 use crate::policy::{self, PackageAction};
 use crate::routes::{base_url, json_ok, package_uploads};
 
@@ -243,13 +242,13 @@ pub async fn publish_package(
         }
     };
     let publisher = user.handle.clone();
+    let limits = state.config.upload_limits.tarball_limits();
     // Inflating, hashing and scanning are CPU work: keep them off the async workers.
-    let prepared = tokio::task::spawn_blocking(move || {
-        publish::prepare(payload, upload, &publisher, &Limits::default())
-    })
-    .await
-    .map_err(|error| AppError::Internal(anyhow::anyhow!("publish task failed: {error}")))?
-    .map_err(publish_error)?;
+    let prepared =
+        tokio::task::spawn_blocking(move || publish::prepare(payload, upload, &publisher, &limits))
+            .await
+            .map_err(|error| AppError::Internal(anyhow::anyhow!("publish task failed: {error}")))?
+            .map_err(publish_error)?;
     store_release(&state, &user, prepared, ticket.as_deref()).await
 }
 
@@ -1400,8 +1399,9 @@ async fn export_one(
         .await
         .map_err(|error| format!("storage: {error:#}"))?
         .ok_or("artifact blob missing")?;
-    let unpacked = crate::packages::tarball::read(&bytes, &Limits::default())
-        .map_err(|error| error.to_string())?;
+    let unpacked =
+        crate::packages::tarball::read(&bytes, &state.config.upload_limits.tarball_limits())
+            .map_err(|error| error.to_string())?;
     let meta = json!({
         "name": package.name,
         "displayName": package.display_name,

@@ -163,8 +163,16 @@ fn package_page_path(row: &PackageRow) -> String {
     format!("/{}/{}", row.owner_handle, encode_segment(short))
 }
 
+/// Everything but RFC 3986's unreserved characters, so `my-skill_v2.x` stays readable in a
+/// link while `/`, `?`, `#`, `%`, spaces and non-ASCII are escaped.
+const ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 fn encode_segment(text: &str) -> String {
-    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
+    percent_encoding::utf8_percent_encode(text, ESCAPED).to_string()
 }
 
 fn encode_query(text: &str) -> String {
@@ -485,6 +493,9 @@ async fn package_page(
         .unwrap_or_else(|_| package.name.clone());
     let version = package.latest_version.clone().unwrap_or_default();
     let plugin = matches!(package.family.as_str(), "code-plugin" | "bundle-plugin");
+    // A release the scanner found malicious cannot be downloaded (the API answers 403), so
+    // the page offers neither its files nor a way to install it, only the verdict.
+    let blocked = latest.is_some_and(|release| release.scan_status == "malicious");
     let view = json!({
         "site": site(base),
         "package": {
@@ -504,7 +515,8 @@ async fn package_page(
             "changelog": release.changelog,
             "scan": release.scan_status,
         })).collect::<Vec<_>>(),
-        "files": files,
+        "files": if blocked { Vec::new() } else { files },
+        "blocked": blocked,
         "scan": {
             "status": scan.as_ref().map_or("unknown", |scan| scan.status.as_str()),
             "overview": scan.as_ref().map(|scan| scan.overview.clone()),

@@ -77,7 +77,17 @@ impl TestApp {
         let store = registry::db::connect(&config.database_url, 4)
             .await
             .expect("database");
-        let state = AppState::from_parts(config, store, Arc::new(MemoryStorage::default()));
+        // The blob store a real deployment gets: the database's own on PostgreSQL, so
+        // every API test there goes through it too.
+        let storage: Arc<dyn registry::storage::Storage> = match backend {
+            Backend::Sqlite => Arc::new(MemoryStorage::default()),
+            Backend::Postgres => Arc::new(
+                registry::db::pg_blobs::PgBlobStorage::connect(config.database_url.expose(), 2)
+                    .await
+                    .expect("blob storage"),
+            ),
+        };
+        let state = AppState::from_parts(config, store, storage);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

@@ -1,5 +1,5 @@
 //! The configurable publish limits: body size, file count, file size, total unpacked size,
-//! path length and nesting. Each is lowered on a fresh server and broken by one publish,
+//! path length, nesting and the package tarball's archive ratio. Each is lowered on a fresh server and broken by one publish,
 //! which must get a 4xx with a plain-text reason and store nothing.
 
 use clap::Parser as _;
@@ -12,6 +12,7 @@ use crate::helpers::{Backend, SKILL_MD, TestApp, text_error};
 both_backends!(
     every_publish_limit_is_enforced_and_stores_nothing,
     the_body_limit_answers_413_and_stores_nothing,
+    the_archive_ratio_is_configurable_and_stores_nothing,
 );
 
 struct Case {
@@ -195,6 +196,9 @@ fn limits_above_the_reference_ones_are_refused_at_start_up() {
     ])
     .expect("lower limits");
     assert_eq!(lowered.config.upload_limits.max_files, 10);
+    let ratio = Serve::try_parse_from(["serve", "--max-archive-ratio", "20"]).expect("ratio");
+    assert_eq!(ratio.config.upload_limits.max_archive_ratio, 20);
+    assert!(Serve::try_parse_from(["serve", "--max-archive-ratio", "0"]).is_err());
     assert_eq!(lowered.config.upload_limits.max_path_depth, 3);
     for (flag, value) in [
         ("--max-files", "1001"),
@@ -209,4 +213,92 @@ fn limits_above_the_reference_ones_are_refused_at_start_up() {
             "{flag} {value} is refused"
         );
     }
+}
+
+/// A code plugin whose 1.7 MB word list compresses about 12 times: an ordinary package
+/// under the default ratio (100), a bomb under a ratio of 5.
+fn compressible_plugin() -> Vec<u8> {
+    use registry::packages::tarball::{self, PackFile};
+    let file = |path: &str, bytes: Vec<u8>| PackFile {
+        path: path.to_owned(),
+        bytes,
+        mode: 0o644,
+    };
+    let words = ["alpha", "beta", "gamma", "delta"];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut text = String::new();
+    for _ in 0..300_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        text.push_str(words[(state % 4) as usize]);
+        text.push(' ');
+    }
+    tarball::build(&[
+        file(
+            "package.json",
+            br#"{"name":"wordy-plugin","version":"1.0.0","main":"index.js",
+                "openclaw":{"extensions":["./index.js"],"compat":{"pluginApi":">=2026.1.0"},"build":{"openclawVersion":"2026.9.6"}}}"#
+                .to_vec(),
+        ),
+        file(
+            "openclaw.plugin.json",
+            br#"{"id":"wordy-plugin","name":"Wordy","configSchema":{}}"#.to_vec(),
+        ),
+        file("index.js", b"module.exports = {};\n".to_vec()),
+        file("words.txt", text.into_bytes()),
+    ])
+    .expect("tarball")
+}
+
+async fn publish_package(app: &TestApp, token: &str, tarball: Vec<u8>) -> reqwest::Response {
+    let payload = serde_json::json!({
+        "name": "wordy-plugin", "displayName": "Wordy", "family": "code-plugin",
+        "version": "1.0.0", "changelog": "first", "tags": ["latest"],
+        "source": {"kind": "github", "url": "https://github.com/alice/wordy", "repo": "alice/wordy",
+                   "ref": "main", "commit": "0123456789abcdef0123456789abcdef01234567", "path": ".", "importedAt": 1},
+    });
+    let form = reqwest::multipart::Form::new()
+        .text("payload", payload.to_string())
+        .part(
+            "clawpack",
+            reqwest::multipart::Part::bytes(tarball).file_name("package.tgz"),
+        );
+    app.client
+        .post(app.url("/api/v1/packages"))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .expect("publish")
+}
+
+async fn the_archive_ratio_is_configurable_and_stores_nothing(backend: Backend) {
+    let tarball = compressible_plugin();
+    let sha = sha256_hex(&tarball);
+    let strict = TestApp::spawn_with(backend, |config| {
+        config.upload_limits.max_archive_ratio = 5;
+    })
+    .await;
+    let token = strict.token("alice").await;
+    let response = publish_package(&strict, &token, tarball.clone()).await;
+    assert_eq!(
+        text_error(response, 413).await,
+        "the package tarball expands more than 5 times its compressed size (the archive ratio limit)"
+    );
+    assert!(!strict.state.storage.contains(&sha).await.expect("storage"));
+    let missing = strict
+        .get("/api/v1/packages/wordy-plugin")
+        .send()
+        .await
+        .expect("package");
+    text_error(missing, 404).await;
+
+    // The same tarball is an ordinary package under the default ratio.
+    let default = TestApp::spawn(backend).await;
+    let token = default.token("alice").await;
+    let response = publish_package(&default, &token, tarball).await;
+    let status = response.status();
+    assert_eq!(status, 200, "{}", response.text().await.expect("body"));
+    assert!(default.state.storage.contains(&sha).await.expect("storage"));
 }

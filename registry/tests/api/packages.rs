@@ -437,7 +437,8 @@ async fn bad_uploads_are_refused_and_store_nothing(backend: Backend) {
             extra,
         ])
     };
-    // 70 MB of zeros: a small upload that inflates past the 64 MB tar limit.
+    // 70 MB of zeros: a small upload that inflates past the archive ratio (and the 64 MB
+    // tar limit); the ratio stops it first.
     let bomb = {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         encoder
@@ -487,7 +488,7 @@ async fn bad_uploads_are_refused_and_store_nothing(backend: Backend) {
             "gzip bomb",
             bomb,
             413,
-            "expands past the 64 MB unpacked limit",
+            "expands more than 100 times its compressed size",
         ),
         (
             "package.json not JSON",
