@@ -617,12 +617,13 @@ impl crate::db::report_store::ReportStore for CachingStore {
         &self,
         skill_id: i64,
         hidden: bool,
+        reason: Option<&str>,
         now: i64,
         audit: &crate::db::audit_store::NewAuditEvent,
     ) -> Result<bool, DbError> {
         let result = self
             .inner
-            .set_skill_hidden(skill_id, hidden, now, audit)
+            .set_skill_hidden(skill_id, hidden, reason, now, audit)
             .await;
         self.after_write(result, |changed| *changed)
     }

@@ -64,8 +64,8 @@ pub async fn skill_lifecycle(
     skill_id: i64,
 ) -> Result<Option<SkillLifecycle>, DbError> {
     Ok(sqlx::query_as::<_, SkillLifecycle>(
-        "SELECT deleted_by, delete_kind, delete_reason, slug_reserved_until, canonical_skill_id \
-         FROM skills WHERE id = $1",
+        "SELECT deleted_by, delete_kind, delete_reason, slug_reserved_until, canonical_skill_id, \
+         hidden_reason FROM skills WHERE id = $1",
     )
     .bind(skill_id)
     .fetch_optional(pool)

@@ -54,6 +54,8 @@ pub struct SkillLifecycle {
     pub slug_reserved_until: Option<i64>,
     /// The skill a merged duplicate folded into.
     pub canonical_skill_id: Option<i64>,
+    /// The reason a moderator gave when hiding it (while hidden).
+    pub hidden_reason: Option<String>,
 }
 
 from_row!(SkillLifecycle {
@@ -61,7 +63,8 @@ from_row!(SkillLifecycle {
     delete_kind,
     delete_reason,
     slug_reserved_until,
-    canonical_skill_id
+    canonical_skill_id,
+    hidden_reason
 });
 
 impl SkillLifecycle {

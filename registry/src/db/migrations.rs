@@ -44,6 +44,7 @@ migrations!(
     "0030_prompt_sets.sql",
     "0050_package_uploads.sql",
     "0070_blobs.sql",
+    "0080_skill_hidden_reason.sql",
 );
 
 /// The migrator of one backend's files.

@@ -130,6 +130,7 @@ pub trait ReportStore: Send + Sync {
         &self,
         skill_id: i64,
         hidden: bool,
+        reason: Option<&str>,
         now: i64,
         audit: &NewAuditEvent,
     ) -> Result<bool, DbError>;

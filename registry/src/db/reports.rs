@@ -25,18 +25,21 @@ async fn hide(
     connection: &mut Connection,
     skill_id: i64,
     hidden: bool,
+    reason: Option<&str>,
     now: i64,
 ) -> Result<bool, DbError> {
     let sql = if hidden {
-        "UPDATE skills SET hidden_at = $1, updated_at = $1 WHERE id = $2 AND hidden_at IS NULL"
+        "UPDATE skills SET hidden_at = $1, updated_at = $1, hidden_reason = $3 \
+         WHERE id = $2 AND hidden_at IS NULL"
     } else {
-        "UPDATE skills SET hidden_at = NULL, updated_at = $1 WHERE id = $2 AND hidden_at IS NOT NULL"
+        "UPDATE skills SET hidden_at = NULL, updated_at = $1, hidden_reason = NULL \
+         WHERE id = $2 AND hidden_at IS NOT NULL"
     };
-    let done = sqlx::query(sql)
-        .bind(now)
-        .bind(skill_id)
-        .execute(&mut *connection)
-        .await?;
+    let mut query = sqlx::query(sql).bind(now).bind(skill_id);
+    if hidden {
+        query = query.bind(reason);
+    }
+    let done = query.execute(&mut *connection).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -45,11 +48,12 @@ pub async fn set_skill_hidden(
     pool: &Pool,
     skill_id: i64,
     hidden: bool,
+    reason: Option<&str>,
     now: i64,
     audit: &NewAuditEvent,
 ) -> Result<bool, DbError> {
     let mut tx = begin_write(pool).await?;
-    if !hide(&mut tx, skill_id, hidden, now).await? {
+    if !hide(&mut tx, skill_id, hidden, reason, now).await? {
         return Ok(false);
     }
     insert_event(&mut tx, audit).await?;
@@ -172,10 +176,10 @@ pub async fn close_case(
     match effect {
         CaseEffect::None => {}
         CaseEffect::HideSkill => {
-            hide(&mut tx, skill_id, true, now).await?;
+            hide(&mut tx, skill_id, true, note, now).await?;
         }
         CaseEffect::UnhideSkill => {
-            hide(&mut tx, skill_id, false, now).await?;
+            hide(&mut tx, skill_id, false, None, now).await?;
         }
     }
     insert_event(&mut tx, audit).await?;
@@ -220,10 +224,11 @@ impl ReportStore for ThisStore {
         &self,
         skill_id: i64,
         hidden: bool,
+        reason: Option<&str>,
         now: i64,
         audit: &NewAuditEvent,
     ) -> Result<bool, DbError> {
-        set_skill_hidden(&self.0, skill_id, hidden, now, audit).await
+        set_skill_hidden(&self.0, skill_id, hidden, reason, now, audit).await
     }
     async fn open_case(&self, new: &NewCase) -> Result<CaseOpened, DbError> {
         open_case(&self.0, new).await

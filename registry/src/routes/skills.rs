@@ -17,7 +17,7 @@ use crate::extract::{AppPath, Params};
 use crate::pagination;
 use crate::policy::{self, SkillAction};
 use crate::routes::{base_url, cached_json, json_ok, views};
-use crate::skills::{Visibility, promptsets};
+use crate::skills::{Visibility, lifecycle, promptsets};
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
 const VERSION_NOT_FOUND: &str = "Version not found";
@@ -353,9 +353,12 @@ async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<V
     params(("slug" = String, Path, description = "skill slug"),
            ("ownerHandle" = Option<String>, Query, description = "owner qualifier (alias `owner`)")),
     responses((status = 200, description = "`{skill, latestVersion, metadata, owner, moderation}`", content_type = "application/json"),
-              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+              (status = 403, description = "to its owner only: `Skill is hidden by moderation (<reason>).`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain"),
+              (status = 410, description = "to its owner only: deleted by them (`Run \"clawhub undelete <slug>\"`) or removed by moderation", body = String, content_type = "text/plain")))]
 pub async fn get_skill(
     State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
     uri: Uri,
     headers: HeaderMap,
     AppPath(slug): AppPath<String>,
@@ -363,7 +366,18 @@ pub async fn get_skill(
 ) -> AppResult<Response> {
     let base = base_url(&state, &headers);
     let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
-    cached_json(&state, &key, skill_body(&state, &slug, &params, &base)).await
+    match cached_json(&state, &key, skill_body(&state, &slug, &params, &base)).await {
+        // Errors are never cached, so the owner's explanation cannot leak to others.
+        Err(error @ AppError::NotFound(_)) if user.is_some() => {
+            let Ok(skill) = find_any_skill(&state, &slug, params.owner().as_deref()).await else {
+                return Err(error);
+            };
+            let notice =
+                lifecycle::owner_notice(&*state.store, user.as_deref(), &skill.skill).await?;
+            Err(notice.unwrap_or(error))
+        }
+        other => other,
+    }
 }
 
 async fn skill_body(state: &AppState, slug: &str, params: &Params, base: &str) -> AppResult<Value> {

@@ -34,6 +34,45 @@ const SLUG_TAKEN: &str = "Slug is already taken. Choose a different slug.";
 const SLUG_REDIRECTS: &str = "Slug redirects to an existing skill. Choose a different slug.";
 const SLUG_IS_YOURS: &str = "Slug already belongs to one of your skills. Use merge instead.";
 
+/// What the owner of a skill the public cannot read is told instead of `Skill not found`,
+/// in the reference registry's words: why it is gone and, when they can, how to bring it
+/// back. Everyone else (and the owner of a merged or malware-blocked skill, which the
+/// reference hides from all) keeps getting the plain 404.
+pub async fn owner_notice(
+    store: &dyn Store,
+    caller: Option<&User>,
+    skill: &SkillRow,
+) -> AppResult<Option<AppError>> {
+    if Relation::to_skill(caller, skill) != Relation::Owner {
+        return Ok(None);
+    }
+    let notice = match Visibility::of(skill) {
+        Visibility::SoftDeleted => {
+            let history = store.skill_lifecycle(skill.id).await?.unwrap_or_default();
+            match history.kind() {
+                Some(DeleteKind::Owner) => AppError::Gone(format!(
+                    "Skill is hidden/deleted. Run \"clawhub undelete {}\" to restore it.",
+                    skill.slug
+                )),
+                Some(DeleteKind::Staff) => {
+                    AppError::Gone("Skill has been removed by moderation.".into())
+                }
+                Some(DeleteKind::Merged) | None => return Ok(None),
+            }
+        }
+        Visibility::HiddenByModeration => {
+            let history = store.skill_lifecycle(skill.id).await?.unwrap_or_default();
+            let reason = history
+                .hidden_reason
+                .filter(|reason| !reason.trim().is_empty())
+                .unwrap_or_else(|| "no reason given".into());
+            AppError::Forbidden(format!("Skill is hidden by moderation ({reason})."))
+        }
+        Visibility::Blocked | Visibility::Private | Visibility::Public => return Ok(None),
+    };
+    Ok(Some(notice))
+}
+
 /// The name of a visibility state in audit rows.
 fn state_name(skill: &SkillRow) -> &'static str {
     match Visibility::of(skill) {

@@ -99,7 +99,7 @@ pub async fn set_hidden(
     .at(now)
     .into_row();
     if store
-        .set_skill_hidden(skill.id, hidden, now, &audit)
+        .set_skill_hidden(skill.id, hidden, reason.as_deref(), now, &audit)
         .await?
     {
         Ok(())

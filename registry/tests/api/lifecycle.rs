@@ -19,6 +19,7 @@ both_backends!(
     duplicates_merge_into_a_canonical_skill,
     a_lapsed_slug_hold_frees_the_slug,
     admins_delete_deleted_skills_for_good,
+    owners_are_told_why_their_skill_is_gone,
 );
 
 pub async fn role_token(app: &TestApp, handle: &str, role: Role) -> String {
@@ -1094,4 +1095,110 @@ async fn a_lapsed_slug_hold_frees_the_slug(backend: Backend) {
     )
     .await;
     assert_eq!(text_error(undelete, 403).await, "Forbidden");
+}
+
+/// `GET /api/v1/skills/{slug}` as the reference answers it: the owner of a skill the
+/// public cannot see learns why (and how to undo their own delete); everyone else, signed
+/// in or not, gets the plain 404, and nothing of the owner's answer is cached for them.
+async fn owners_are_told_why_their_skill_is_gone(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let alice = app.token("alice").await;
+    let bob = app.token("bob").await;
+    let moderator = role_token(&app, "mod", Role::Moderator).await;
+    publish(&app, &alice, "gone-skill", "1.0.0").await;
+    let path = "/api/v1/skills/gone-skill";
+    let get = |token: Option<&str>| {
+        let mut request = app.get(path);
+        if let Some(token) = token {
+            request = request.bearer_auth(token.to_owned());
+        }
+        request.send()
+    };
+    let others_get_404 = || async {
+        for token in [None, Some(bob.as_str())] {
+            let response = get(token).await.expect("get");
+            assert_eq!(text_error(response, 404).await, "Skill not found");
+        }
+    };
+
+    // Deleted by its owner: 410 with the command that restores it.
+    send(&app, Method::DELETE, path, Some(&alice), None).await;
+    let owner = get(Some(&alice)).await.expect("get");
+    assert_eq!(
+        text_error(owner, 410).await,
+        "Skill is hidden/deleted. Run \"clawhub undelete gone-skill\" to restore it."
+    );
+    others_get_404().await;
+    send(
+        &app,
+        Method::POST,
+        &format!("{path}/undelete"),
+        Some(&alice),
+        None,
+    )
+    .await;
+    assert_eq!(status_of(&app, path, Some(&alice)).await, 200);
+
+    // Hidden by a moderator: 403 with the moderator's reason, to the owner only.
+    let hide = send(
+        &app,
+        Method::POST,
+        &format!("{path}/hide"),
+        Some(&moderator),
+        Some(json!({"reason": "misleading install steps"})),
+    )
+    .await;
+    assert_eq!(hide.status(), 200);
+    let owner = get(Some(&alice)).await.expect("get");
+    assert_eq!(
+        text_error(owner, 403).await,
+        "Skill is hidden by moderation (misleading install steps)."
+    );
+    others_get_404().await;
+    send(
+        &app,
+        Method::POST,
+        &format!("{path}/unhide"),
+        Some(&moderator),
+        None,
+    )
+    .await;
+    // A hide without a reason says so rather than printing empty parentheses.
+    send(
+        &app,
+        Method::POST,
+        &format!("{path}/hide"),
+        Some(&moderator),
+        None,
+    )
+    .await;
+    let owner = get(Some(&alice)).await.expect("get");
+    assert_eq!(
+        text_error(owner, 403).await,
+        "Skill is hidden by moderation (no reason given)."
+    );
+    send(
+        &app,
+        Method::POST,
+        &format!("{path}/unhide"),
+        Some(&moderator),
+        None,
+    )
+    .await;
+
+    // Deleted by a moderator: 410, removed by moderation.
+    send(
+        &app,
+        Method::DELETE,
+        path,
+        Some(&moderator),
+        Some(json!({"reason": "spam"})),
+    )
+    .await;
+    let owner = get(Some(&alice)).await.expect("get");
+    assert_eq!(
+        text_error(owner, 410).await,
+        "Skill has been removed by moderation."
+    );
+    others_get_404().await;
 }
