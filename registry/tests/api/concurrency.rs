@@ -14,6 +14,7 @@ both_backends!(
     twenty_publishes_of_one_version_store_it_once,
     twenty_versions_published_at_once_all_land_with_a_consistent_latest,
     downloads_racing_publishes_are_counted_exactly,
+    renames_racing_publishes_of_the_new_slug_have_one_winner,
 );
 
 /// Awaits spawned tasks; spawning (not joining futures in one task) is what makes the
@@ -233,4 +234,93 @@ async fn downloads_racing_publishes_are_counted_exactly(backend: Backend) {
     )
     .await;
     assert_eq!(other["skill"]["stats"]["downloads"], 0, "{other}");
+}
+
+/// Alice renames her skill onto a slug while Bob publishes a new skill under it, ten
+/// times over with fresh slugs. Exactly one of each pair wins; the loser gets a 4xx (never
+/// a 5xx), and the slug ends up as the winner left it: Alice's renamed skill with her
+/// version, or Bob's skill, never both and never a mix.
+async fn renames_racing_publishes_of_the_new_slug_have_one_winner(backend: Backend) {
+    let app = Arc::new(TestApp::spawn(backend).await);
+    let alice = app.token("alice").await;
+    let bob = app.token("bob").await;
+    let mut outcomes = HashSet::new();
+    for round in 0..10 {
+        let old = format!("old-skill-{round}");
+        let new = format!("new-skill-{round}");
+        let published = app
+            .publish(&alice, &old, "1.0.0", &[("SKILL.md", SKILL_MD)])
+            .await;
+        assert_eq!(published.status(), 200);
+        let rename = {
+            let (app, alice, old, new) = (app.clone(), alice.clone(), old.clone(), new.clone());
+            tokio::spawn(async move {
+                let response = app
+                    .client
+                    .post(app.url(&format!("/api/v1/skills/{old}/rename")))
+                    .bearer_auth(alice)
+                    .json(&serde_json::json!({ "newSlug": new }))
+                    .send()
+                    .await
+                    .expect("rename");
+                let status = response.status().as_u16();
+                (status, response.text().await.expect("body"))
+            })
+        };
+        let publish = {
+            let (app, bob, new) = (app.clone(), bob.clone(), new.clone());
+            tokio::spawn(async move {
+                let response = app
+                    .publish(&bob, &new, "2.0.0", &[("SKILL.md", SKILL_MD)])
+                    .await;
+                let status = response.status().as_u16();
+                (status, response.text().await.expect("body"))
+            })
+        };
+        let (renamed, bobs) = (rename.await.expect("task"), publish.await.expect("task"));
+        let statuses = (renamed.0, bobs.0);
+        assert!(
+            matches!(statuses, (200, 400..=499) | (400..=499, 200)),
+            "round {round}: exactly one wins, the other gets a 4xx: rename {renamed:?}, publish {bobs:?}"
+        );
+        let skill = body_json(
+            app.get(&format!("/api/v1/skills/{new}"))
+                .send()
+                .await
+                .expect("get"),
+        )
+        .await;
+        let versions = body_json(
+            app.get(&format!("/api/v1/skills/{new}/versions"))
+                .send()
+                .await
+                .expect("versions"),
+        )
+        .await;
+        let numbers: Vec<&str> = versions["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|item| item["version"].as_str().expect("version"))
+            .collect();
+        if statuses.0 == 200 {
+            assert_eq!(skill["owner"]["handle"], "alice", "round {round}");
+            assert_eq!(numbers, ["1.0.0"], "round {round}: only Alice's version");
+            outcomes.insert("rename");
+        } else {
+            assert_eq!(skill["owner"]["handle"], "bob", "round {round}");
+            assert_eq!(numbers, ["2.0.0"], "round {round}: only Bob's version");
+            // Alice's skill kept its old slug, untouched.
+            let old_skill = body_json(
+                app.get(&format!("/api/v1/skills/{old}"))
+                    .send()
+                    .await
+                    .expect("get"),
+            )
+            .await;
+            assert_eq!(old_skill["skill"]["slug"], old.as_str());
+            outcomes.insert("publish");
+        }
+    }
+    eprintln!("rename/publish races won by: {outcomes:?}");
 }
