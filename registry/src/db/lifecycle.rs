@@ -310,9 +310,71 @@ pub async fn merge_skills(
     .bind(now)
     .execute(&mut *tx)
     .await?;
+    repoint_counters(&mut tx, source_id, target_id).await?;
+    // A merged duplicate cannot change hands any more; its pending offer ends here.
+    sqlx::query(
+        "UPDATE skill_transfers SET status = 'cancelled', resolved_at = $1 \
+         WHERE skill_id = $2 AND status = 'pending'",
+    )
+    .bind(now)
+    .bind(source_id)
+    .execute(&mut *tx)
+    .await?;
     retag(&mut tx, source_id, now).await?;
     audit::insert_event(&mut tx, event).await?;
     tx.commit().await?;
+    Ok(())
+}
+
+/// Moves the source's downloads and installs to the target of a merge, so old installs
+/// and download history count for the skill they now resolve to. Downloads are counted
+/// once per actor and day: an actor-day counted on both skills is counted once on the
+/// target (the source's counter may hold days whose events were pruned, so the counter
+/// moves less only the overlap, not the number of moved events).
+async fn repoint_counters(tx: &mut Tx, source_id: i64, target_id: i64) -> Result<(), DbError> {
+    let source_events: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM download_events WHERE skill_id = $1")
+            .bind(source_id)
+            .fetch_one(&mut **tx)
+            .await?;
+    let moved = sqlx::query(
+        "INSERT INTO download_events (skill_id, actor, day, created_at) \
+         SELECT $1, actor, day, created_at FROM download_events WHERE skill_id = $2 \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(target_id)
+    .bind(source_id)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    let overlap = source_events - i64::try_from(moved).unwrap_or(source_events);
+    sqlx::query("DELETE FROM download_events WHERE skill_id = $1")
+        .bind(source_id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE install_events SET skill_id = $1 WHERE skill_id = $2")
+        .bind(target_id)
+        .bind(source_id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "UPDATE skills SET \
+         downloads = downloads + (SELECT downloads FROM skills WHERE id = $2) - $3, \
+         installs_current = installs_current + (SELECT installs_current FROM skills WHERE id = $2), \
+         installs_all_time = installs_all_time + (SELECT installs_all_time FROM skills WHERE id = $2) \
+         WHERE id = $1",
+    )
+    .bind(target_id)
+    .bind(source_id)
+    .bind(overlap)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE skills SET downloads = 0, installs_current = 0, installs_all_time = 0 WHERE id = $1",
+    )
+    .bind(source_id)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 

@@ -851,10 +851,62 @@ async fn duplicates_merge_into_a_canonical_skill(backend: Backend) {
         "Forbidden"
     );
 
+    // History that must follow the merge: downloads (one anonymous actor-day on both
+    // skills, counted once after), an install of the source, and a pending transfer of
+    // the source, which ends.
+    for (slug, token) in [("one", None), ("two", None), ("two", Some(&bob))] {
+        let mut request = app.get(&format!("/api/v1/download?slug={slug}"));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        assert_eq!(request.send().await.expect("download").status(), 200);
+    }
+    let installed = send(
+        &app,
+        Method::POST,
+        "/api/cli/telemetry/install",
+        Some(&carol),
+        Some(json!({"event": "install", "slug": "two", "version": "1.0.0"})),
+    )
+    .await;
+    assert_eq!(installed.status(), 200);
+    let offered = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/two/transfer",
+        Some(&alice),
+        Some(json!({"toUserHandle": "carol"})),
+    )
+    .await;
+    assert_eq!(offered.status(), 200);
+
     let merged = ok_json(
         merge(&alice, "two", json!({"targetSlug": "one", "ownerHandle": "alice", "sourceOwnerHandle": "alice", "targetOwnerHandle": "alice"})).await,
     )
     .await;
+    let stats: Value = get_json(&app, "/api/v1/skills/one").await;
+    assert_eq!(
+        stats["skill"]["stats"]["downloads"], 2,
+        "the anonymous actor-day once, bob's once: {stats}"
+    );
+    assert_eq!(stats["skill"]["stats"]["installs"], 1, "{stats}");
+    assert_eq!(stats["skill"]["stats"]["installsAllTime"], 1, "{stats}");
+    let incoming: Value = send(
+        &app,
+        Method::GET,
+        "/api/v1/transfers/incoming",
+        Some(&carol),
+        None,
+    )
+    .await
+    .json()
+    .await
+    .expect("json");
+    assert_eq!(
+        incoming["transfers"],
+        json!([]),
+        "the merged source's pending transfer ended: {incoming}"
+    );
     assert_eq!(
         merged,
         json!({"ok": true, "sourceSlug": "two", "targetSlug": "one"})
@@ -891,7 +943,7 @@ async fn duplicates_merge_into_a_canonical_skill(backend: Backend) {
     assert_eq!(list["items"].as_array().expect("items").len(), 2);
     assert_eq!(
         audit_actions(&app, "two").await,
-        ["skill.publish", "skill.merge"]
+        ["skill.publish", "skill.transfer.request", "skill.merge"]
     );
 }
 
