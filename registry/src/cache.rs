@@ -469,6 +469,11 @@ impl crate::db::package_store::PackageStore for CachingStore {
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError> {
         self.inner.add_package_downloads(package_id, count).await
     }
+    // The install count is part of the package's cached answers, as a skill's is.
+    async fn record_package_install(&self, package_id: i64) -> Result<(), DbError> {
+        let result = self.inner.record_package_install(package_id).await;
+        self.after_write(result, |()| true)
+    }
     // Staged uploads appear in no public read until a publish uses them.
     async fn insert_package_upload(
         &self,

@@ -290,6 +290,8 @@ pub trait PackageStore: Send + Sync {
     ) -> Result<(), DbError>;
     /// Adds `count` downloads to a package.
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError>;
+    /// Counts one install of a package (the `plugin_install` telemetry of openclaw).
+    async fn record_package_install(&self, package_id: i64) -> Result<(), DbError>;
     /// Issues a staged-upload ticket.
     async fn insert_package_upload(&self, upload: &PackageUpload) -> Result<(), DbError>;
     /// A staged-upload ticket.

@@ -314,6 +314,15 @@ pub async fn add_package_downloads(
     Ok(())
 }
 
+/// Counts one install.
+pub async fn record_package_install(pool: &Pool, package_id: i64) -> Result<(), DbError> {
+    sqlx::query("UPDATE packages SET installs = installs + 1 WHERE id = $1")
+        .bind(package_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
 /// Public plugin packages updated in `[start, end]`, newest first, after a seek key.
 pub async fn export_plugins(
     pool: &Pool,
@@ -462,6 +471,9 @@ impl PackageStore for ThisStore {
     }
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError> {
         add_package_downloads(&self.0, package_id, count).await
+    }
+    async fn record_package_install(&self, package_id: i64) -> Result<(), DbError> {
+        record_package_install(&self.0, package_id).await
     }
     async fn insert_package_upload(&self, upload: &PackageUpload) -> Result<(), DbError> {
         insert_package_upload(&self.0, upload).await

@@ -20,7 +20,7 @@ use crate::auth::RequireUser;
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppBytes, AppJson, Params, parse_json};
 use crate::rate_limit;
-use crate::routes::{json_ok, package_uploads, publish, skills, views};
+use crate::routes::{json_ok, package_uploads, packages, publish, skills, views};
 use crate::skills::{Visibility, lifecycle};
 
 /// Legacy routes, with the same rate-limit classes as their v1 equivalents.
@@ -178,7 +178,7 @@ pub struct ReportedRoot {
 
 /// Body of `POST /api/cli/telemetry/install`: one install
 /// (`{event: "install", slug, ownerHandle?, version?}`), a plugin install
-/// (`{event: "plugin_install", packageName, version?}`, acknowledged), or the older
+/// (`{event: "plugin_install", packageName, version?}`, as openclaw sends), or the older
 /// `{roots: [{skills: [{slug, version?}]}]}`. Unknown keys are ignored.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -216,10 +216,17 @@ async fn install_telemetry(
 ) -> AppResult<Response> {
     let now = chrono::Utc::now().timestamp_millis();
     let mut installs: Vec<(String, Option<String>, Option<String>)> = Vec::new();
-    // A plugin install names a package, not a skill: acknowledged, counted nowhere here.
-    if body.event.as_deref() != Some("plugin_install")
-        && let Some(slug) = body.slug
-    {
+    // A plugin install names a package, not a skill: it counts for the package the caller
+    // could read (a deleted or someone else's private one counts nowhere).
+    if body.event.as_deref() == Some("plugin_install") {
+        if let Some(name) = body.package_name.as_deref() {
+            match packages::readable_package(&state, name.trim(), Some(&user)).await {
+                Ok(package) => state.store.record_package_install(package.id).await?,
+                Err(AppError::NotFound(_) | AppError::BadRequest(_)) => {}
+                Err(error) => return Err(error),
+            }
+        }
+    } else if let Some(slug) = body.slug {
         let owner = body
             .owner_handle
             .map(|h| h.trim_start_matches('@').to_ascii_lowercase());

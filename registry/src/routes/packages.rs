@@ -64,7 +64,7 @@ fn parse_path(uri: &axum::http::Uri) -> AppResult<(String, Vec<String>)> {
 }
 
 /// A package the caller may read: not deleted, and not private unless they manage it.
-async fn readable_package(
+pub(crate) async fn readable_package(
     state: &AppState,
     name: &str,
     caller: Option<&User>,

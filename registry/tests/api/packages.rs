@@ -19,6 +19,7 @@ both_backends!(
     scans_flag_install_scripts_and_block_malware,
     plugin_export_pages_through_every_plugin,
     catalogue_pages_through_every_package_with_cursors,
+    plugin_installs_reported_by_openclaw_are_counted,
 );
 
 const SCOPED: &str = "@alice/code-plug";
@@ -1247,4 +1248,65 @@ async fn catalogue_pages_through_every_package_with_cursors(backend: Backend) {
         .await
         .expect("list");
     assert_eq!(text_error(refused, 400).await, "Invalid cursor format");
+}
+
+/// openclaw reports a plugin install as `{event: "plugin_install", packageName, version}`
+/// (with a token, errors ignored): it counts for that package, once per report, and for
+/// nothing when the package is unknown or deleted.
+async fn plugin_installs_reported_by_openclaw_are_counted(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let alice = app.token("alice").await;
+    let bob = app.token("bob").await;
+    ok_json(
+        publish_clawpack(
+            &app,
+            &alice,
+            &payload(SCOPED, "code-plugin", "1.0.0"),
+            code_plugin(SCOPED, "1.0.0", "", &[]),
+        )
+        .await,
+    )
+    .await;
+    let report = |token: &str, name: &str| {
+        app.client
+            .post(app.url("/api/cli/telemetry/install"))
+            .bearer_auth(token.to_owned())
+            .json(&json!({"event": "plugin_install", "packageName": name, "version": "1.0.0"}))
+            .send()
+    };
+    for name in [SCOPED, SCOPED, "@alice/no-such-plug", "not a name"] {
+        let answer = ok_json(report(&bob, name).await.expect("report")).await;
+        assert_eq!(answer, json!({"ok": true}), "{name}");
+    }
+    let anonymous = app
+        .client
+        .post(app.url("/api/cli/telemetry/install"))
+        .json(&json!({"event": "plugin_install", "packageName": SCOPED}))
+        .send()
+        .await
+        .expect("report");
+    assert_eq!(anonymous.status(), 401);
+    let package = get_json(&app, &format!("/api/v1/packages/{SCOPED_PATH}")).await;
+    assert_eq!(package["package"]["stats"]["installs"], 2, "{package}");
+
+    // A deleted package counts nothing, and undeleted it shows the count it had.
+    let deleted = app
+        .client
+        .delete(app.url(&format!("/api/v1/packages/{SCOPED_PATH}")))
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(deleted.status(), 200);
+    ok_json(report(&bob, SCOPED).await.expect("report")).await;
+    let restored = app
+        .client
+        .post(app.url(&format!("/api/v1/packages/{SCOPED_PATH}/undelete")))
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .expect("undelete");
+    assert_eq!(restored.status(), 200);
+    let package = get_json(&app, &format!("/api/v1/packages/{SCOPED_PATH}")).await;
+    assert_eq!(package["package"]["stats"]["installs"], 2, "{package}");
 }
