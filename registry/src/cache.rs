@@ -469,6 +469,19 @@ impl crate::db::package_store::PackageStore for CachingStore {
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError> {
         self.inner.add_package_downloads(package_id, count).await
     }
+    async fn set_release_withdrawn(
+        &self,
+        release_id: i64,
+        withdrawn: Option<(i64, i64)>,
+        tags_json: &str,
+        event: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        let result = self
+            .inner
+            .set_release_withdrawn(release_id, withdrawn, tags_json, event)
+            .await;
+        self.after_write(result, |changed| *changed)
+    }
     // The install count is part of the package's cached answers, as a skill's is.
     async fn record_package_install(&self, package_id: i64) -> Result<(), DbError> {
         let result = self.inner.record_package_install(package_id).await;

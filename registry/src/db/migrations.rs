@@ -45,6 +45,7 @@ migrations!(
     "0050_package_uploads.sql",
     "0070_blobs.sql",
     "0080_skill_hidden_reason.sql",
+    "0090_package_release_withdrawn.sql",
 );
 
 /// The migrator of one backend's files.

@@ -121,6 +121,8 @@ pub struct ReleaseRow {
     pub scan_status: String,
     /// Publish time, Unix ms.
     pub created_at: i64,
+    /// When its owner or staff withdrew it, Unix ms (while withdrawn).
+    pub withdrawn_at: Option<i64>,
 }
 
 from_row!(ReleaseRow {
@@ -143,7 +145,8 @@ from_row!(ReleaseRow {
     bundle_json,
     scan_json,
     scan_status,
-    created_at
+    created_at,
+    withdrawn_at
 });
 
 /// A staged ClawPack upload: a ticket, and once the bytes arrived, their blob.
@@ -290,6 +293,15 @@ pub trait PackageStore: Send + Sync {
     ) -> Result<(), DbError>;
     /// Adds `count` downloads to a package.
     async fn add_package_downloads(&self, package_id: i64, count: i64) -> Result<(), DbError>;
+    /// Withdraws (`Some((at, by))`) or restores (`None`) one release, writing the package's
+    /// new tags with it; false when the release was already in that state.
+    async fn set_release_withdrawn(
+        &self,
+        release_id: i64,
+        withdrawn: Option<(i64, i64)>,
+        tags_json: &str,
+        event: &crate::db::audit_store::NewAuditEvent,
+    ) -> Result<bool, DbError>;
     /// Counts one install of a package (the `plugin_install` telemetry of openclaw).
     async fn record_package_install(&self, package_id: i64) -> Result<(), DbError>;
     /// Issues a staged-upload ticket.

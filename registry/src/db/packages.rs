@@ -38,7 +38,7 @@ pub(super) const PUBLIC_PACKAGE: &str = "p.deleted_at IS NULL AND p.channel <> '
 const RELEASE_SELECT: &str = "SELECT id, package_id, version, changelog, \
     artifact_sha256, artifact_size, integrity, shasum, tarball_name, unpacked_size, file_count, \
     files_json, install_fields_json, has_install_script, compatibility_json, source_json, \
-    bundle_json, scan_json, scan_status, created_at FROM package_releases";
+    bundle_json, scan_json, scan_status, created_at, withdrawn_at FROM package_releases";
 
 /// Creates the package if new, inserts the release and moves the tags, in one transaction.
 pub async fn publish_release(pool: &Pool, new: &NewRelease) -> Result<PublishedRelease, DbError> {
@@ -174,7 +174,9 @@ pub async fn find_release_by_tarball(
     package_id: i64,
     tarball_name: &str,
 ) -> Result<Option<ReleaseRow>, DbError> {
-    let sql = format!("{RELEASE_SELECT} WHERE package_id = $1 AND tarball_name = $2");
+    let sql = format!(
+        "{RELEASE_SELECT} WHERE package_id = $1 AND tarball_name = $2 AND withdrawn_at IS NULL"
+    );
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(package_id)
         .bind(tarball_name)
@@ -182,9 +184,11 @@ pub async fn find_release_by_tarball(
         .await?)
 }
 
-/// Every release of a package, oldest first.
+/// Every release of a package that is not withdrawn, oldest first.
 pub async fn list_releases(pool: &Pool, package_id: i64) -> Result<Vec<ReleaseRow>, DbError> {
-    let sql = format!("{RELEASE_SELECT} WHERE package_id = $1 ORDER BY created_at, id");
+    let sql = format!(
+        "{RELEASE_SELECT} WHERE package_id = $1 AND withdrawn_at IS NULL ORDER BY created_at, id"
+    );
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(package_id)
         .fetch_all(pool)
@@ -312,6 +316,48 @@ pub async fn add_package_downloads(
         .execute(pool)
         .await?;
     Ok(())
+}
+
+/// Withdraws or restores a release and writes the package's tags, in one transaction.
+pub async fn set_release_withdrawn(
+    pool: &Pool,
+    release_id: i64,
+    withdrawn: Option<(i64, i64)>,
+    tags_json: &str,
+    event: &NewAuditEvent,
+) -> Result<bool, DbError> {
+    let mut tx = begin_write(pool).await?;
+    let done = match withdrawn {
+        Some((at, by)) => sqlx::query(
+            "UPDATE package_releases SET withdrawn_at = $1, withdrawn_by = $2 \
+             WHERE id = $3 AND withdrawn_at IS NULL",
+        )
+        .bind(at)
+        .bind(by)
+        .bind(release_id),
+        None => sqlx::query(
+            "UPDATE package_releases SET withdrawn_at = NULL, withdrawn_by = NULL \
+             WHERE id = $1 AND withdrawn_at IS NOT NULL",
+        )
+        .bind(release_id),
+    }
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Ok(false);
+    }
+    sqlx::query(
+        "UPDATE packages SET tags_json = $1, updated_at = $2 \
+         WHERE id = (SELECT package_id FROM package_releases WHERE id = $3)",
+    )
+    .bind(tags_json)
+    .bind(event.at)
+    .bind(release_id)
+    .execute(&mut *tx)
+    .await?;
+    audit::insert_event(&mut tx, event).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// Counts one install.
@@ -474,6 +520,15 @@ impl PackageStore for ThisStore {
     }
     async fn record_package_install(&self, package_id: i64) -> Result<(), DbError> {
         record_package_install(&self.0, package_id).await
+    }
+    async fn set_release_withdrawn(
+        &self,
+        release_id: i64,
+        withdrawn: Option<(i64, i64)>,
+        tags_json: &str,
+        event: &NewAuditEvent,
+    ) -> Result<bool, DbError> {
+        set_release_withdrawn(&self.0, release_id, withdrawn, tags_json, event).await
     }
     async fn insert_package_upload(&self, upload: &PackageUpload) -> Result<(), DbError> {
         insert_package_upload(&self.0, upload).await

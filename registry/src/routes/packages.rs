@@ -39,6 +39,10 @@ const PACKAGE_NOT_FOUND: &str = "Package not found";
 /// Longest transfer reason kept.
 const MAX_REASON_CHARS: usize = 1000;
 const VERSION_NOT_FOUND: &str = "Version not found";
+/// A withdrawn release, on every read of it (as for a withdrawn skill version).
+const VERSION_WITHDRAWN: &str = "Version not available";
+const LATEST_RELEASE: &str =
+    "Publish a replacement version before deleting the current latest version.";
 const MALICIOUS_BLOCK: &str =
     "Blocked: this package release has been flagged as malicious and cannot be downloaded.";
 
@@ -442,6 +446,7 @@ async fn store_release(
         scan_json: serde_json::to_string(&prepared.scan).unwrap_or_else(|_| "{}".into()),
         scan_status: prepared.scan.status.as_str().to_owned(),
         created_at: 0,
+        withdrawn_at: None,
     };
     let new = NewRelease {
         name: name.clone(),
@@ -654,6 +659,9 @@ async fn find_release(
         .find_release(package.id, version)
         .await?
         .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
+    if release.withdrawn_at.is_some() {
+        return Err(AppError::Gone(VERSION_WITHDRAWN.into()));
+    }
     Ok((package, release))
 }
 
@@ -1046,8 +1054,30 @@ pub async fn delete_package(
     request: Request,
 ) -> AppResult<Response> {
     let (name, rest) = parse_path(request.uri())?;
-    if !rest.is_empty() {
-        return Err(AppError::not_found("Not found"));
+    match rest
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [] => {}
+        ["versions", version] => return withdraw_release(&state, &user, &name, version).await,
+        _ => return Err(AppError::not_found("Not found")),
+    }
+    // The body is optional; a version in it asks for the per-version route.
+    let body = Bytes::from_request(request, &state)
+        .await
+        .map_err(|rejection| AppError::BadRequest(rejection.body_text()))?;
+    if !body.iter().all(u8::is_ascii_whitespace) {
+        let selector: Value = crate::extract::parse_json(&body)?;
+        if selector
+            .get("version")
+            .is_some_and(|version| !version.is_null())
+        {
+            return Err(AppError::BadRequest(format!(
+                "Version deletion requires DELETE /api/v1/packages/{name}/versions/<version>."
+            )));
+        }
     }
     let package = managed_package(&state, &user, &name, PackageAction::DeleteOrRestore).await?;
     if package.deleted_at.is_some() {
@@ -1095,6 +1125,7 @@ async fn post_package(
     let segments: Vec<&str> = rest.iter().map(String::as_str).collect();
     match segments.as_slice() {
         ["undelete"] => undelete_package(&state, &user, &name).await,
+        ["versions", version, "restore"] => restore_release(&state, &user, &name, version).await,
         ["transfer"] => {
             let body = Bytes::from_request(request, &state)
                 .await
@@ -1122,6 +1153,103 @@ pub async fn undelete_package(state: &AppState, user: &User, name: &str) -> AppR
         .set_package_deleted(package.id, None, now, &event.into_row())
         .await?;
     Ok(json_ok(json!({ "ok": true })))
+}
+
+/// Withdraws one release: it leaves every read (version lists, the packument, downloads
+/// answer `410 Version not available`) until restored, and its number stays taken. The
+/// latest release cannot be withdrawn (publish a replacement first); other tags on it are
+/// removed, since they would point at nothing.
+#[utoipa::path(delete, path = "/api/v1/packages/{name}/versions/{version}", tag = "packages",
+    params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "`{ok: true}` (also when it was withdrawn already)", content_type = "application/json"),
+              (status = 400, description = "`Publish a replacement version before deleting the current latest version.`", body = String, content_type = "text/plain"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn withdraw_release(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    version: &str,
+) -> AppResult<Response> {
+    let (package, release) = managed_release(state, user, name, version).await?;
+    if release.withdrawn_at.is_some() {
+        return Ok(json_ok(json!({ "ok": true })));
+    }
+    if package.latest_version.as_deref() == Some(version) {
+        return Err(AppError::BadRequest(LATEST_RELEASE.into()));
+    }
+    let mut tags = tags_of(&package);
+    let dropped: Vec<String> = tags
+        .iter()
+        .filter(|(_, tagged)| tagged.as_str() == version)
+        .map(|(tag, _)| tag.clone())
+        .collect();
+    tags.retain(|_, tagged| tagged.as_str() != version);
+    let now = chrono::Utc::now().timestamp_millis();
+    let event = package_event(user, "package.version.withdraw", &package, now)
+        .from(json!({ "version": version, "withdrawn": false }))
+        .to(json!({ "version": version, "withdrawn": true, "droppedTags": dropped }));
+    state
+        .store
+        .set_release_withdrawn(
+            release.id,
+            Some((now, user.id)),
+            &json!(tags).to_string(),
+            &event.into_row(),
+        )
+        .await?;
+    Ok(json_ok(json!({ "ok": true })))
+}
+
+/// Restores a withdrawn release (its tags are not restored: tag it again by publishing).
+#[utoipa::path(post, path = "/api/v1/packages/{name}/versions/{version}/restore", tag = "packages",
+    params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
+    responses((status = 200, description = "`{ok: true}` (also when it was not withdrawn)", content_type = "application/json"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn restore_release(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    version: &str,
+) -> AppResult<Response> {
+    let (package, release) = managed_release(state, user, name, version).await?;
+    if release.withdrawn_at.is_none() {
+        return Ok(json_ok(json!({ "ok": true })));
+    }
+    let now = chrono::Utc::now().timestamp_millis();
+    let event = package_event(user, "package.version.restore", &package, now)
+        .from(json!({ "version": version, "withdrawn": true }))
+        .to(json!({ "version": version, "withdrawn": false }));
+    state
+        .store
+        .set_release_withdrawn(
+            release.id,
+            None,
+            &json!(tags_of(&package)).to_string(),
+            &event.into_row(),
+        )
+        .await?;
+    Ok(json_ok(json!({ "ok": true })))
+}
+
+/// A release of a live package the caller manages, withdrawn or not.
+async fn managed_release(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    version: &str,
+) -> AppResult<(PackageRow, ReleaseRow)> {
+    let package = managed_package(state, user, name, PackageAction::DeleteOrRestore).await?;
+    if package.deleted_at.is_some() {
+        return Err(AppError::not_found(PACKAGE_NOT_FOUND));
+    }
+    let release = state
+        .store
+        .find_release(package.id, version)
+        .await?
+        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
+    Ok((package, release))
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -1442,6 +1570,8 @@ async fn export_one(
     download_artifact,
     delete_package,
     undelete_package,
+    withdraw_release,
+    restore_release,
     transfer_package,
     export_plugins,
     crate::routes::npm::packument,

@@ -20,6 +20,7 @@ both_backends!(
     plugin_export_pages_through_every_plugin,
     catalogue_pages_through_every_package_with_cursors,
     plugin_installs_reported_by_openclaw_are_counted,
+    single_releases_are_withdrawn_and_restored,
 );
 
 const SCOPED: &str = "@alice/code-plug";
@@ -1309,4 +1310,190 @@ async fn plugin_installs_reported_by_openclaw_are_counted(backend: Backend) {
     assert_eq!(restored.status(), 200);
     let package = get_json(&app, &format!("/api/v1/packages/{SCOPED_PATH}")).await;
     assert_eq!(package["package"]["stats"]["installs"], 2, "{package}");
+}
+
+/// `DELETE /api/v1/packages/{name}/versions/{version}` and `.../restore`: a withdrawn
+/// release leaves every read, npm included, keeps its number taken, and comes back whole;
+/// the latest cannot be withdrawn, a tag on a withdrawn release goes, only the owner and
+/// staff may do either, and each change is an audit row.
+async fn single_releases_are_withdrawn_and_restored(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let alice = app.token("alice").await;
+    let bob = app.token("bob").await;
+    let name = "demo-plug";
+    for (version, tags) in [
+        ("1.0.0", json!(["latest"])),
+        ("1.1.0", json!(["latest"])),
+        ("2.0.0-beta.1", json!(["beta"])),
+    ] {
+        let mut body = payload(name, "code-plugin", version);
+        body["tags"] = tags;
+        ok_json(publish_clawpack(&app, &alice, &body, code_plugin(name, version, "", &[])).await)
+            .await;
+    }
+    let call = |method: reqwest::Method, path: String, token: Option<&str>| {
+        let mut request = app.client.request(method, app.url(&path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token.to_owned());
+        }
+        request.send()
+    };
+    let withdraw = |version: &str, token: Option<&str>| {
+        call(
+            reqwest::Method::DELETE,
+            format!("/api/v1/packages/{name}/versions/{version}"),
+            token,
+        )
+    };
+    let restore = |version: &str, token: Option<&str>| {
+        call(
+            reqwest::Method::POST,
+            format!("/api/v1/packages/{name}/versions/{version}/restore"),
+            token,
+        )
+    };
+    let listed = || async {
+        let versions = get_json(&app, &format!("/api/v1/packages/{name}/versions")).await;
+        let mut listed: Vec<String> = versions["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|item| item["version"].as_str().expect("version").to_owned())
+            .collect();
+        listed.sort();
+        let packument = get_json(&app, &format!("/api/npm/{name}")).await;
+        let mut in_npm: Vec<String> = packument["versions"]
+            .as_object()
+            .expect("versions")
+            .keys()
+            .cloned()
+            .collect();
+        in_npm.sort();
+        assert_eq!(listed, in_npm, "the API and npm list the same releases");
+        listed
+    };
+
+    // Refusals: no token, someone else, unknown version, the latest.
+    assert_eq!(withdraw("1.0.0", None).await.expect("call").status(), 401);
+    let body = text_error(withdraw("1.0.0", Some(&bob)).await.expect("call"), 403).await;
+    assert_eq!(body, "Forbidden");
+    let body = text_error(withdraw("9.9.9", Some(&alice)).await.expect("call"), 404).await;
+    assert_eq!(body, "Version not found");
+    let body = text_error(withdraw("1.1.0", Some(&alice)).await.expect("call"), 400).await;
+    assert_eq!(
+        body,
+        "Publish a replacement version before deleting the current latest version."
+    );
+    let selector = app
+        .client
+        .delete(app.url(&format!("/api/v1/packages/{name}")))
+        .bearer_auth(&alice)
+        .json(&json!({"version": "1.0.0"}))
+        .send()
+        .await
+        .expect("call");
+    assert_eq!(
+        text_error(selector, 400).await,
+        format!("Version deletion requires DELETE /api/v1/packages/{name}/versions/<version>.")
+    );
+
+    // Withdraw an old release and the beta: gone from every read, npm included.
+    for version in ["1.0.0", "2.0.0-beta.1"] {
+        let answer = ok_json(withdraw(version, Some(&alice)).await.expect("call")).await;
+        assert_eq!(answer, json!({"ok": true}));
+    }
+    assert_eq!(listed().await, ["1.1.0"]);
+    for path in [
+        format!("/api/v1/packages/{name}/versions/1.0.0"),
+        format!("/api/v1/packages/{name}/versions/1.0.0/artifact"),
+        format!("/api/v1/packages/{name}/versions/1.0.0/artifact/download"),
+        format!("/api/v1/packages/{name}/versions/1.0.0/security"),
+        format!("/api/v1/packages/{name}/download?version=1.0.0"),
+    ] {
+        let response = app.get(&path).send().await.expect("get");
+        assert_eq!(
+            text_error(response, 410).await,
+            "Version not available",
+            "{path}"
+        );
+    }
+    let tarball = app
+        .get(&format!("/api/npm/{name}/-/{name}-1.0.0.tgz"))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(tarball.status(), 404);
+    let detail = get_json(&app, &format!("/api/v1/packages/{name}")).await;
+    assert_eq!(
+        detail["package"]["tags"],
+        json!({"latest": "1.1.0"}),
+        "the beta tag pointed at a withdrawn release"
+    );
+    // Withdrawing again changes nothing; the number stays taken.
+    ok_json(withdraw("1.0.0", Some(&alice)).await.expect("call")).await;
+    let again = publish_clawpack(
+        &app,
+        &alice,
+        &payload(name, "code-plugin", "1.0.0"),
+        code_plugin(name, "1.0.0", r#","keywords":["other bytes"]"#, &[]),
+    )
+    .await;
+    assert_eq!(again.status(), 409);
+
+    // Restore: back in every read with the same bytes.
+    let body = text_error(restore("1.0.0", Some(&bob)).await.expect("call"), 403).await;
+    assert_eq!(body, "Forbidden");
+    ok_json(restore("1.0.0", Some(&alice)).await.expect("call")).await;
+    ok_json(restore("1.0.0", Some(&alice)).await.expect("call")).await;
+    assert_eq!(listed().await, ["1.0.0", "1.1.0"]);
+    let bytes = app
+        .get(&format!("/api/npm/{name}/-/{name}-1.0.0.tgz"))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(bytes.status(), 200);
+    assert_eq!(
+        bytes.bytes().await.expect("bytes").as_ref(),
+        code_plugin(name, "1.0.0", "", &[]).as_slice()
+    );
+
+    let admin =
+        registry::tokens::create_token(app.state.store.as_ref(), "root", registry::db::Role::Admin)
+            .await
+            .expect("token");
+    let audit = get_json_as(
+        &app,
+        &admin,
+        &format!("/api/v1/audit?target={name}&limit=50"),
+    )
+    .await;
+    let mut actions: Vec<&str> = audit["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| item["action"].as_str().expect("action"))
+        .collect();
+    actions.reverse();
+    assert_eq!(
+        actions
+            .iter()
+            .filter(|action| action.starts_with("package.version."))
+            .collect::<Vec<_>>(),
+        [
+            &"package.version.withdraw",
+            &"package.version.withdraw",
+            &"package.version.restore"
+        ]
+    );
+}
+
+async fn get_json_as(app: &TestApp, token: &str, path: &str) -> Value {
+    ok_json(
+        app.get(path)
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request"),
+    )
+    .await
 }
