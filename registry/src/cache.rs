@@ -61,6 +61,24 @@ impl CachingStore {
         }
         result
     }
+
+    /// Passes through a write that can change only one skill's own answers (and every
+    /// list and search): `changed` names the skill, `None` when nothing changed.
+    fn after_skill_write<T>(
+        &self,
+        result: Result<T, DbError>,
+        changed: impl Fn(&T) -> Option<i64>,
+    ) -> Result<T, DbError> {
+        if let Ok(value) = &result
+            && let Some(skill_id) = changed(value)
+        {
+            self.responses.invalidate_skill(skill_id);
+            if let Some(search) = &self.search {
+                search.mark_stale();
+            }
+        }
+        result
+    }
 }
 
 #[async_trait]
@@ -109,8 +127,10 @@ impl Store for CachingStore {
 
     async fn publish_version(&self, version: &NewVersion) -> Result<PublishOutcome, DbError> {
         let result = self.inner.publish_version(version).await;
-        self.after_write(result, |outcome| {
-            matches!(outcome, PublishOutcome::Published { .. })
+        // A publish lands on one skill (a new one, or the one its slug or alias names).
+        self.after_skill_write(result, |outcome| match outcome {
+            PublishOutcome::Published { skill_id, .. } => Some(*skill_id),
+            _ => None,
         })
     }
     async fn find_skill(&self, slug: &str) -> Result<Option<SkillDetailRow>, DbError> {
@@ -172,7 +192,7 @@ impl Store for CachingStore {
         now: i64,
     ) -> Result<bool, DbError> {
         let result = self.inner.record_download(skill_id, actor, day, now).await;
-        self.after_write(result, |counted| *counted)
+        self.after_skill_write(result, |counted| counted.then_some(skill_id))
     }
     async fn record_install(
         &self,
@@ -185,7 +205,7 @@ impl Store for CachingStore {
             .inner
             .record_install(skill_id, user_id, version, now)
             .await;
-        self.after_write(result, |()| true)
+        self.after_skill_write(result, |()| Some(skill_id))
     }
     async fn set_star(
         &self,
@@ -195,7 +215,7 @@ impl Store for CachingStore {
         now: i64,
     ) -> Result<bool, DbError> {
         let result = self.inner.set_star(skill_id, user_id, starred, now).await;
-        self.after_write(result, |changed| *changed)
+        self.after_skill_write(result, |changed| changed.then_some(skill_id))
     }
 
     async fn hit_rate_limit(&self, bucket: &str, window_start: i64) -> Result<i64, DbError> {
@@ -244,27 +264,43 @@ const RESPONSE_CACHE_ENTRIES: usize = 50_000;
 /// Most body bytes kept in the [`ResponseCache`] before it starts over.
 const RESPONSE_CACHE_BYTES: usize = 128 * 1024 * 1024;
 
+/// What a cached answer depends on, so a write invalidates only what it can change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// One skill's own answers (its detail, its resolved downloads): invalidated by a
+    /// write to that skill or by a write of unknown reach, not by writes to other skills.
+    Skill(i64),
+    /// Answers over many records (lists, search, packuments): invalidated by every write.
+    Listing,
+}
+
 /// Serialized JSON bodies of public reads (skill, list, search) keyed by path and query.
 ///
 /// Only used where this process is the only writer (SQLite): every write through the
-/// store bumps the generation, so a cached body is never older than the last write. With
-/// PostgreSQL other instances write too, so the cache stays off there.
+/// store invalidates what it can change before the next read, so a cached body is never
+/// older than the last write that concerns it. With PostgreSQL other instances write
+/// too, so the cache stays off there.
+///
+/// Invalidation is by stamps rather than by emptying: every invalidation takes the next
+/// stamp and records it for its scope (one skill, or everything); an entry remembers the
+/// stamp read before it was computed and is valid while no invalidation of its scope came
+/// after. So a publish of one skill leaves every other skill's cached detail and resolved
+/// downloads in place, which is what keeps a registry that is being published to mostly
+/// cached. Lists and searches show every skill and are invalidated by every write.
 #[derive(Debug)]
 pub struct ResponseCache {
     enabled: bool,
-    generation: std::sync::atomic::AtomicU64,
+    stamp: std::sync::atomic::AtomicU64,
     entries: Mutex<CachedResponses>,
     /// One lock per key being computed, so concurrent misses wait for one computation
     /// instead of all hitting the database at once.
     in_flight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    /// Resolved downloads by path and query: the skill to count and the archive to send.
-    downloads: Mutex<HashMap<String, ResolvedDownload>>,
 }
 
 /// A download request already resolved to its skill, file name and archive.
 #[derive(Debug, Clone)]
 pub struct ResolvedDownload {
-    /// Generation the resolution was made at.
+    /// Stamp read before the resolution was made (see [`ResponseCache::generation`]).
     pub generation: u64,
     /// Skill whose download counter the request feeds.
     pub skill_id: i64,
@@ -274,11 +310,37 @@ pub struct ResolvedDownload {
     pub archive: Bytes,
 }
 
-/// Cached bytes in total, and each body with the generation it was computed at.
+/// The cached bodies and downloads, and the last invalidation stamp of each scope.
 #[derive(Debug, Default)]
 struct CachedResponses {
     bytes: usize,
-    bodies: HashMap<String, (u64, Bytes)>,
+    /// Each body with the stamp it was computed at and its scope.
+    bodies: HashMap<String, (u64, Scope, Bytes)>,
+    /// Resolved downloads by path and query (scope: their skill).
+    downloads: HashMap<String, ResolvedDownload>,
+    /// Stamp of the last invalidation of everything.
+    everything: u64,
+    /// Stamp of the last write to any skill: lists and searches are stale from it on.
+    listings: u64,
+    /// Stamp of the last write to each skill.
+    skills: HashMap<i64, u64>,
+}
+
+impl CachedResponses {
+    /// Whether an entry computed at `stamp` with `scope` has seen no invalidation since.
+    fn fresh(&self, stamp: u64, scope: Scope) -> bool {
+        let last = match scope {
+            Scope::Listing => self.listings,
+            Scope::Skill(id) => self.skills.get(&id).copied().unwrap_or(0),
+        };
+        self.everything.max(last) <= stamp
+    }
+
+    fn clear(&mut self) {
+        self.bodies.clear();
+        self.downloads.clear();
+        self.bytes = 0;
+    }
 }
 
 impl ResponseCache {
@@ -286,16 +348,17 @@ impl ResponseCache {
     pub fn new(enabled: bool) -> Self {
         Self {
             enabled,
-            generation: std::sync::atomic::AtomicU64::new(0),
+            stamp: std::sync::atomic::AtomicU64::new(0),
             entries: Mutex::new(CachedResponses::default()),
             in_flight: Mutex::new(HashMap::new()),
-            downloads: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The current generation; read it before querying, store the result with it.
+    /// The current stamp; read it before querying, store the result with it. It changes
+    /// with every invalidation, so callers that compare it for equality (the package
+    /// caches) treat any write as one that concerns them.
     pub fn generation(&self) -> u64 {
-        self.generation.load(std::sync::atomic::Ordering::Acquire)
+        self.stamp.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// The lock whose holder computes `key`; `None` when the cache is off.
@@ -314,25 +377,33 @@ impl ResponseCache {
         }
     }
 
-    /// A body cached for `key` at the current generation.
+    /// A body cached for `key` that no write since has invalidated.
     pub fn get(&self, key: &str) -> Option<Bytes> {
         if !self.enabled {
             return None;
         }
-        let current = self.generation();
         let entries = self.entries.lock().ok()?;
         match entries.bodies.get(key) {
-            Some((generation, body)) if *generation == current => Some(body.clone()),
+            Some((stamp, scope, body)) if entries.fresh(*stamp, *scope) => Some(body.clone()),
             _ => None,
         }
     }
 
-    /// Remembers a body computed at `generation`.
+    /// Remembers a body over many records computed at stamp `generation`.
     pub fn put(&self, key: String, generation: u64, body: Bytes) {
-        if !self.enabled || generation != self.generation() {
+        self.put_scoped(key, generation, Scope::Listing, body);
+    }
+
+    /// Remembers a body computed at stamp `generation` that depends on `scope` only;
+    /// dropped when a write to its scope landed while it was computed.
+    pub fn put_scoped(&self, key: String, generation: u64, scope: Scope, body: Bytes) {
+        if !self.enabled {
             return;
         }
         if let Ok(mut entries) = self.entries.lock() {
+            if !entries.fresh(generation, scope) {
+                return;
+            }
             if entries.bodies.len() >= RESPONSE_CACHE_ENTRIES
                 || entries.bytes + body.len() > RESPONSE_CACHE_BYTES
             {
@@ -340,53 +411,70 @@ impl ResponseCache {
                 entries.bytes = 0;
             }
             entries.bytes += body.len();
-            if let Some((_, old)) = entries.bodies.insert(key, (generation, body)) {
+            if let Some((_, _, old)) = entries.bodies.insert(key, (generation, scope, body)) {
                 entries.bytes = entries.bytes.saturating_sub(old.len());
             }
         }
     }
 
-    /// A download resolved at the current generation.
+    /// A resolved download that no write to its skill has invalidated.
     pub fn get_download(&self, key: &str) -> Option<ResolvedDownload> {
         if !self.enabled {
             return None;
         }
-        let current = self.generation();
-        let downloads = self.downloads.lock().ok()?;
-        downloads
+        let entries = self.entries.lock().ok()?;
+        entries
+            .downloads
             .get(key)
-            .filter(|resolved| resolved.generation == current)
+            .filter(|resolved| entries.fresh(resolved.generation, Scope::Skill(resolved.skill_id)))
             .cloned()
     }
 
     /// Remembers a resolved download.
     pub fn put_download(&self, key: String, resolved: ResolvedDownload) {
-        if !self.enabled || resolved.generation != self.generation() {
+        if !self.enabled {
             return;
         }
-        if let Ok(mut downloads) = self.downloads.lock() {
-            if downloads.len() >= 10_000 {
-                downloads.clear();
+        if let Ok(mut entries) = self.entries.lock() {
+            if !entries.fresh(resolved.generation, Scope::Skill(resolved.skill_id)) {
+                return;
             }
-            downloads.insert(key, resolved);
+            if entries.downloads.len() >= 10_000 {
+                entries.downloads.clear();
+            }
+            entries.downloads.insert(key, resolved);
         }
     }
 
-    /// Forgets everything: called by [`CachingStore`] after each write that changes a
-    /// public read.
+    /// Forgets everything: called by [`CachingStore`] after each write whose reach is
+    /// wider than one skill (renames, merges, owners, packages, moderation).
     pub fn invalidate(&self) {
         if !self.enabled {
             return;
         }
-        self.generation
-            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         if let Ok(mut entries) = self.entries.lock() {
-            entries.bodies.clear();
-            entries.bytes = 0;
+            let stamp = self.next_stamp();
+            entries.everything = stamp;
+            entries.clear();
         }
-        if let Ok(mut downloads) = self.downloads.lock() {
-            downloads.clear();
+    }
+
+    /// Invalidates what a write to one skill can change: its own answers, and every list
+    /// and search. Other skills' answers stay.
+    pub fn invalidate_skill(&self, skill_id: i64) {
+        if !self.enabled {
+            return;
         }
+        if let Ok(mut entries) = self.entries.lock() {
+            let stamp = self.next_stamp();
+            entries.listings = stamp;
+            entries.skills.insert(skill_id, stamp);
+        }
+    }
+
+    /// Takes the next stamp (under the entries lock, so stamps and scopes move together).
+    fn next_stamp(&self) -> u64 {
+        self.stamp.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 1
     }
 }
 
@@ -837,5 +925,81 @@ impl crate::db::search_store::SearchIndexStore for CachingStore {
         query: &SearchQuery,
     ) -> Result<Vec<SkillRow>, DbError> {
         self.inner.find_search_hits(ids, query).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(text: &str) -> Bytes {
+        Bytes::from(text.to_owned())
+    }
+
+    #[test]
+    fn a_write_to_one_skill_keeps_the_others_and_drops_listings() {
+        let cache = ResponseCache::new(true);
+        let stamp = cache.generation();
+        cache.put_scoped("/skills/a".into(), stamp, Scope::Skill(1), body("a"));
+        cache.put_scoped("/skills/b".into(), stamp, Scope::Skill(2), body("b"));
+        cache.put("/skills?sort=name".into(), stamp, body("list"));
+        cache.invalidate_skill(1);
+        assert_eq!(cache.get("/skills/a"), None, "the written skill");
+        assert_eq!(
+            cache.get("/skills?sort=name"),
+            None,
+            "lists show every skill"
+        );
+        assert_eq!(
+            cache.get("/skills/b"),
+            Some(body("b")),
+            "another skill stays"
+        );
+        cache.invalidate();
+        assert_eq!(
+            cache.get("/skills/b"),
+            None,
+            "a write of unknown reach drops all"
+        );
+    }
+
+    #[test]
+    fn a_body_computed_across_a_write_to_its_scope_is_not_kept() {
+        let cache = ResponseCache::new(true);
+        let before = cache.generation();
+        cache.invalidate_skill(1);
+        // Computed from data read before the write: must not be cached.
+        cache.put_scoped("/skills/a".into(), before, Scope::Skill(1), body("old"));
+        assert_eq!(cache.get("/skills/a"), None);
+        // The write touched skill 1 only: skill 2's body computed meanwhile is good.
+        cache.put_scoped("/skills/b".into(), before, Scope::Skill(2), body("b"));
+        assert_eq!(cache.get("/skills/b"), Some(body("b")));
+        // Recomputed after the write: kept.
+        let after = cache.generation();
+        cache.put_scoped("/skills/a".into(), after, Scope::Skill(1), body("new"));
+        assert_eq!(cache.get("/skills/a"), Some(body("new")));
+    }
+
+    #[test]
+    fn resolved_downloads_follow_their_skill() {
+        let cache = ResponseCache::new(true);
+        let resolved = |skill_id, generation| ResolvedDownload {
+            generation,
+            skill_id,
+            file_name: format!("skill-{skill_id}.zip"),
+            archive: body("zip"),
+        };
+        cache.put_download("/download?slug=a".into(), resolved(1, cache.generation()));
+        cache.put_download("/download?slug=b".into(), resolved(2, cache.generation()));
+        cache.invalidate_skill(2);
+        assert!(cache.get_download("/download?slug=a").is_some());
+        assert!(cache.get_download("/download?slug=b").is_none());
+    }
+
+    #[test]
+    fn a_disabled_cache_keeps_nothing() {
+        let cache = ResponseCache::new(false);
+        cache.put_scoped("/skills/a".into(), 0, Scope::Skill(1), body("a"));
+        assert_eq!(cache.get("/skills/a"), None);
     }
 }

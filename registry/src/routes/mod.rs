@@ -20,6 +20,7 @@ pub mod transfers;
 pub mod users;
 pub mod views;
 
+use crate::cache::Scope;
 use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::middleware;
@@ -171,7 +172,8 @@ pub fn json_bytes(body: axum::body::Bytes) -> Response {
     response
 }
 
-/// Answers from the response cache, or computes, caches and answers the JSON body.
+/// Answers from the response cache, or computes, caches and answers a JSON body over many
+/// records (a list or a search: invalidated by every write).
 pub async fn cached_json<F>(
     state: &AppState,
     uri: &axum::http::Uri,
@@ -179,6 +181,22 @@ pub async fn cached_json<F>(
 ) -> crate::error::AppResult<Response>
 where
     F: std::future::Future<Output = crate::error::AppResult<serde_json::Value>>,
+{
+    cached_json_scoped(state, uri, async {
+        compute.await.map(|value| (value, Scope::Listing))
+    })
+    .await
+}
+
+/// [`cached_json`] for a body whose computation says what it depends on (one skill's
+/// detail survives writes to other skills).
+pub async fn cached_json_scoped<F>(
+    state: &AppState,
+    uri: &axum::http::Uri,
+    compute: F,
+) -> crate::error::AppResult<Response>
+where
+    F: std::future::Future<Output = crate::error::AppResult<(serde_json::Value, Scope)>>,
 {
     let key = uri
         .path_and_query()
@@ -195,14 +213,17 @@ where
         return Ok(json_bytes(body));
     }
     let generation = state.responses.generation();
-    let body = compute.await.and_then(|value| {
+    let body = compute.await.and_then(|(value, scope)| {
         serde_json::to_vec(&value)
-            .map(axum::body::Bytes::from)
+            .map(|bytes| (axum::body::Bytes::from(bytes), scope))
             .map_err(|error| crate::error::AppError::Internal(error.into()))
     });
-    if let Ok(body) = &body {
-        state.responses.put(key.clone(), generation, body.clone());
-    }
+    let body = body.map(|(body, scope)| {
+        state
+            .responses
+            .put_scoped(key.clone(), generation, scope, body.clone());
+        body
+    });
     if flight.is_some() {
         state.responses.land(&key);
     }

@@ -11,12 +11,13 @@ use crate::app::AppState;
 use crate::archive::{ArchiveMeta, build_zip};
 use crate::auth::{ClientIp, MaybeUser, RequireUser};
 use crate::bundle::normalize_slug;
+use crate::cache::Scope;
 use crate::db::{ListQuery, ListSort, SearchQuery, SkillDetailRow, SkillRow, VersionRow};
 use crate::error::{AppError, AppResult};
 use crate::extract::{AppPath, Params};
 use crate::pagination;
 use crate::policy::{self, SkillAction};
-use crate::routes::{base_url, cached_json, json_ok, views};
+use crate::routes::{base_url, cached_json, cached_json_scoped, json_ok, views};
 use crate::skills::{Visibility, lifecycle, promptsets};
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
@@ -366,7 +367,7 @@ pub async fn get_skill(
 ) -> AppResult<Response> {
     let base = base_url(&state, &headers);
     let key = views::cache_key_uri(state.config.public_url.is_some(), &headers, &uri);
-    match cached_json(&state, &key, skill_body(&state, &slug, &params, &base)).await {
+    match cached_json_scoped(&state, &key, skill_body(&state, &slug, &params, &base)).await {
         // Errors are never cached, so the owner's explanation cannot leak to others.
         Err(error @ AppError::NotFound(_)) if user.is_some() => {
             let Ok(skill) = find_any_skill(&state, &slug, params.owner().as_deref()).await else {
@@ -380,17 +381,25 @@ pub async fn get_skill(
     }
 }
 
-async fn skill_body(state: &AppState, slug: &str, params: &Params, base: &str) -> AppResult<Value> {
+/// The body of one skill, which depends on that skill only (its owner's handle and name
+/// too, but owner changes invalidate everything).
+async fn skill_body(
+    state: &AppState,
+    slug: &str,
+    params: &Params,
+    base: &str,
+) -> AppResult<(Value, Scope)> {
     let detail = find_public_skill(state, slug, params).await?;
     if detail.skill.is_malware_blocked {
         return Err(AppError::not_found(SKILL_NOT_FOUND));
     }
     let row = &detail.skill;
+    let scope = Scope::Skill(row.id);
     let description = detail
         .latest_skill_md
         .as_deref()
         .filter(|text| text.len() <= 200 * 1024);
-    Ok(json!({
+    let body = json!({
         "skill": {
             "slug": row.slug,
             "displayName": row.display_name,
@@ -408,7 +417,8 @@ async fn skill_body(state: &AppState, slug: &str, params: &Params, base: &str) -
         "metadata": views::metadata(row),
         "owner": views::owner(row),
         "moderation": views::skill_moderation(&detail),
-    }))
+    });
+    Ok((body, scope))
 }
 
 /// Moderation information of a skill.
