@@ -1,8 +1,7 @@
 //! Application state shared by every handler.
 
-use std::collections::HashSet;
 use std::ops::Deref;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anyhow::Context as _;
 
@@ -30,8 +29,9 @@ pub struct App {
     pub artifacts: crate::packages::serving::ArtifactServing,
     /// Cached bodies of public reads (SQLite only); the store wrapper invalidates it.
     pub responses: Arc<ResponseCache>,
-    /// Downloads already counted today, so repeats skip the database write.
-    pub counted_downloads: Mutex<(i64, HashSet<(i64, String)>)>,
+    /// Skill downloads: journaled on local disk per request, moved into the database in
+    /// batches (see `downloads.rs`).
+    pub downloads: Arc<crate::downloads::DownloadLedger>,
 }
 
 impl std::fmt::Debug for App {
@@ -105,6 +105,7 @@ impl AppState {
         }
         let store: Arc<dyn Store> =
             Arc::new(CachingStore::new(store, responses.clone()).with_search(search));
+        let config_downloads_dir = config.storage_dir.join("downloads");
         Self(Arc::new(App {
             responses,
             config,
@@ -113,7 +114,7 @@ impl AppState {
             rate_limiter,
             zip_cache: ZipCache::default(),
             artifacts: crate::packages::serving::ArtifactServing::default(),
-            counted_downloads: Mutex::new((0, HashSet::new())),
+            downloads: Arc::new(crate::downloads::DownloadLedger::new(config_downloads_dir)),
         }))
     }
 }

@@ -184,15 +184,22 @@ impl Store for CachingStore {
     }
 
     // Counters show in skill, list and search bodies.
-    async fn record_download(
+    async fn record_downloads(
         &self,
-        skill_id: i64,
-        actor: &str,
-        day: i64,
-        now: i64,
-    ) -> Result<bool, DbError> {
-        let result = self.inner.record_download(skill_id, actor, day, now).await;
-        self.after_skill_write(result, |counted| counted.then_some(skill_id))
+        events: &[crate::db::DownloadEvent],
+    ) -> Result<Vec<i64>, DbError> {
+        let result = self.inner.record_downloads(events).await;
+        if let Ok(skills) = &result {
+            for skill_id in skills {
+                self.responses.invalidate_skill(*skill_id);
+            }
+            if !skills.is_empty()
+                && let Some(search) = &self.search
+            {
+                search.mark_stale();
+            }
+        }
+        result
     }
     async fn record_install(
         &self,

@@ -33,6 +33,7 @@ pub mod bundle;
 pub mod cache;
 pub mod config;
 pub mod db;
+pub mod downloads;
 pub mod error;
 pub mod extract;
 pub mod gc;
@@ -107,12 +108,30 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let address = listener.local_addr().ok();
+    start_background_work(&state).await;
     tracing::info!(address = ?address, "registry listening");
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
+    let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
-        .map_err(|error| anyhow::anyhow!("server failed: {error}"))
+        .map_err(|error| anyhow::anyhow!("server failed: {error}"));
+    if let Err(error) = state.downloads.apply(state.store.as_ref()).await {
+        tracing::warn!(error = %error, "download journal left for the next start");
+    }
+    served
+}
+
+/// What a serving process runs beside the requests: downloads journaled by a process that
+/// died are counted before serving, then the journal is applied every second (and once
+/// more by [`serve`] after the last request).
+pub async fn start_background_work(state: &AppState) {
+    if let Err(error) = state.downloads.apply(state.store.as_ref()).await {
+        tracing::warn!(error = %error, "download journal not applied at start; retrying");
+    }
+    state.downloads.follow(
+        std::sync::Arc::downgrade(&state.store),
+        std::time::Duration::from_secs(1),
+    );
 }
 
 async fn not_found() -> AppError {

@@ -653,6 +653,110 @@ async fn kill_during_publishes_postgres() {
     kill_during_publishes(database).await;
 }
 
+fn token_for(database: &str, handle: &str) -> String {
+    let output = Command::new(BINARY)
+        .args(["token", "create", "--user", handle, "--database", database])
+        .output()
+        .expect("registry token create");
+    assert!(output.status.success(), "token create failed");
+    String::from_utf8(output.stdout)
+        .expect("utf-8 token")
+        .trim()
+        .to_owned()
+}
+
+/// Downloads are journaled on local disk and moved into the database in batches: a
+/// `kill -9` right after the last download of each round (before the batch is applied,
+/// most of the time) must lose no count, and the restarts that replay the journal must
+/// double none. Every user downloads twice per round; each counts once.
+async fn kill_after_downloads(database: String) {
+    const ROUNDS: usize = 4;
+    const USERS: usize = 6;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let storage = dir.path().join("blobs");
+    let log = dir.path().join("server.log");
+    let publisher = create_token(&database);
+    let tokens: Vec<String> = (0..ROUNDS * USERS)
+        .map(|index| token_for(&database, &format!("reader-{index}")))
+        .collect();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("client");
+    let mut server = Server::start(&database, &storage, &log);
+    let files = vec![("SKILL.md".to_owned(), b"# Counted\n".to_vec())];
+    let status = slow_publish(
+        server.port,
+        &publisher,
+        "counted-skill",
+        "1.0.0",
+        &files,
+        Duration::ZERO,
+    )
+    .await;
+    assert_eq!(status, Some(200));
+    for round in 0..ROUNDS {
+        for token in &tokens[round * USERS..(round + 1) * USERS] {
+            for _ in 0..2 {
+                let response = client
+                    .get(format!(
+                        "{}/api/v1/download?slug=counted-skill",
+                        server.base
+                    ))
+                    .bearer_auth(token)
+                    .send()
+                    .await
+                    .expect("download");
+                assert_eq!(response.status(), 200);
+            }
+        }
+        server.kill();
+        server = Server::start(&database, &storage, &log);
+    }
+    // The restart applied what the killed processes journaled, before serving.
+    let expected = ROUNDS * USERS;
+    let skill = get_json(
+        &client,
+        &format!("{}/api/v1/skills/counted-skill", server.base),
+    )
+    .await;
+    assert_eq!(
+        skill["skill"]["stats"]["downloads"], expected,
+        "no count lost: {skill}"
+    );
+    // Replays (more kills and starts) count nothing twice.
+    for _ in 0..2 {
+        server.kill();
+        server = Server::start(&database, &storage, &log);
+    }
+    let skill = get_json(
+        &client,
+        &format!("{}/api/v1/skills/counted-skill", server.base),
+    )
+    .await;
+    assert_eq!(
+        skill["skill"]["stats"]["downloads"], expected,
+        "no count doubled: {skill}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_after_downloads_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let database = format!("sqlite://{}", dir.path().join("registry.db").display());
+    kill_after_downloads(database).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_after_downloads_postgres() {
+    let database = tokio::task::spawn_blocking(|| postgres::fresh_database_url("crashdl"))
+        .await
+        .expect("join")
+        .expect("a PostgreSQL server for the tests");
+    kill_after_downloads(database).await;
+}
+
 /// A TCP proxy that can refuse and cut every connection.
 struct Proxy {
     port: u16,

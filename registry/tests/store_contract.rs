@@ -231,17 +231,26 @@ async fn contract(store: Arc<dyn Store>) {
             .await
             .expect("publish");
     }
-    assert!(
+    let download = |at| registry::db::DownloadEvent {
+        skill_id,
+        actor: "ip:1".into(),
+        day: 7,
+        at,
+    };
+    assert_eq!(
         store
-            .record_download(skill_id, "ip:1", 7, 300)
+            .record_downloads(&[download(300)])
             .await
-            .expect("download")
+            .expect("download"),
+        [skill_id]
     );
-    assert!(
-        !store
-            .record_download(skill_id, "ip:1", 7, 301)
+    // The same actor and day again, and a replay of the whole batch: nothing counted.
+    assert_eq!(
+        store
+            .record_downloads(&[download(301), download(300)])
             .await
-            .expect("download")
+            .expect("download"),
+        Vec::<i64>::new()
     );
     assert!(
         store

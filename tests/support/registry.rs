@@ -86,6 +86,7 @@ impl Registry {
                         bail!("registry failed to start: {message}");
                     }
                 };
+                registry::start_background_work(&state).await;
                 let app = registry::router(state.clone())
                     .layer(middleware::from_fn_with_state(server_log, record_exchange));
                 let _ = ready_sender.send(Ok((base, token, state, handle)));

@@ -129,14 +129,9 @@ pub trait Store:
     /// Files of a version in stored order.
     async fn version_files(&self, version_id: i64) -> Result<Vec<FileRow>, DbError>;
 
-    /// Counts a download once per actor and UTC day; true when it was counted.
-    async fn record_download(
-        &self,
-        skill_id: i64,
-        actor: &str,
-        day: i64,
-        now: i64,
-    ) -> Result<bool, DbError>;
+    /// Counts downloads once per skill, actor and UTC day, in one transaction; returns
+    /// the skills whose counters moved. Replaying events already counted counts nothing.
+    async fn record_downloads(&self, events: &[DownloadEvent]) -> Result<Vec<i64>, DbError>;
     /// Counts an install.
     async fn record_install(
         &self,

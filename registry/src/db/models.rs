@@ -523,3 +523,17 @@ pub struct SearchQuery {
     /// Only skills whose latest version has prompt sets that all validate.
     pub valid_prompt_sets_only: bool,
 }
+
+/// One download to count: a skill, who downloaded it (`user:<id>` or `ip:<address>`),
+/// the UTC day (days since the epoch) and when (Unix ms).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DownloadEvent {
+    /// The skill.
+    pub skill_id: i64,
+    /// The counting actor.
+    pub actor: String,
+    /// UTC day number.
+    pub day: i64,
+    /// Time of the download, Unix ms.
+    pub at: i64,
+}

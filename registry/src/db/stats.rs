@@ -2,39 +2,45 @@
 //!
 //! Compiled once per backend (mounted by `sqlite.rs` and `postgres.rs`).
 
+use std::collections::BTreeMap;
+
 use super::{Db, begin_write};
+use crate::db::DownloadEvent;
 use crate::error::DbError;
 
 type Pool = sqlx::Pool<Db>;
 
-/// Counts a download once per actor and UTC day; true when it was counted.
-pub async fn record_download(
-    pool: &Pool,
-    skill_id: i64,
-    actor: &str,
-    day: i64,
-    now: i64,
-) -> Result<bool, DbError> {
+/// Counts downloads once per skill, actor and UTC day, in one transaction: the event rows
+/// are the dedupe key, and each skill's counter moves by the rows that were new. Events
+/// of skills deleted meanwhile are dropped.
+pub async fn record_downloads(pool: &Pool, events: &[DownloadEvent]) -> Result<Vec<i64>, DbError> {
     let mut tx = begin_write(pool).await?;
-    let done = sqlx::query(
-        "INSERT INTO download_events (skill_id, actor, day, created_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(skill_id)
-    .bind(actor)
-    .bind(day)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    let counted = done.rows_affected() == 1;
-    if counted {
-        sqlx::query("UPDATE skills SET downloads = downloads + 1 WHERE id = $1")
+    let mut counted: BTreeMap<i64, i64> = BTreeMap::new();
+    for event in events {
+        let done = sqlx::query(
+            "INSERT INTO download_events (skill_id, actor, day, created_at) \
+             SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM skills WHERE id = $1) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(event.skill_id)
+        .bind(&event.actor)
+        .bind(event.day)
+        .bind(event.at)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 1 {
+            *counted.entry(event.skill_id).or_default() += 1;
+        }
+    }
+    for (skill_id, count) in &counted {
+        sqlx::query("UPDATE skills SET downloads = downloads + $1 WHERE id = $2")
+            .bind(count)
             .bind(skill_id)
             .execute(&mut *tx)
             .await?;
     }
     tx.commit().await?;
-    Ok(counted)
+    Ok(counted.into_keys().collect())
 }
 
 /// Counts an install.

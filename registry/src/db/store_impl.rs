@@ -7,11 +7,11 @@
 use async_trait::async_trait;
 
 use super::{BACKEND, ThisStore, limits, search_skills, skills, stats, uploads, users};
-use crate::db::FileRow;
 use crate::db::{
     Backend, ListQuery, NewUploadTicket, NewVersion, PublishOutcome, Role, SearchQuery, SearchRow,
     SkillDetailRow, SkillRow, Store, TokenRecord, UploadTicket, User, VersionRow,
 };
+use crate::db::{DownloadEvent, FileRow};
 use crate::error::DbError;
 
 #[async_trait]
@@ -104,14 +104,8 @@ impl Store for ThisStore {
         skills::version_files(&self.0, version_id).await
     }
 
-    async fn record_download(
-        &self,
-        skill_id: i64,
-        actor: &str,
-        day: i64,
-        now: i64,
-    ) -> Result<bool, DbError> {
-        stats::record_download(&self.0, skill_id, actor, day, now).await
+    async fn record_downloads(&self, events: &[DownloadEvent]) -> Result<Vec<i64>, DbError> {
+        stats::record_downloads(&self.0, events).await
     }
     async fn record_install(
         &self,

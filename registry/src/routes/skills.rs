@@ -909,29 +909,14 @@ fn zip_response(file_name: &str, archive: Bytes) -> Response {
     (StatusCode::OK, headers, archive).into_response()
 }
 
-/// Counts a download once per actor and UTC day; failures are logged, never fatal.
+/// Counts a download once per actor and UTC day, through the journal (`downloads.rs`):
+/// no database write on the request path, never fatal.
 async fn count_download(state: &AppState, skill_id: i64, actor: String) {
     let now = chrono::Utc::now().timestamp_millis();
-    let day = now.div_euclid(86_400_000);
-    if let Ok(mut seen) = state.counted_downloads.lock() {
-        // The set only saves database writes (the table's key dedupes too), so it may
-        // simply be dropped when it grows large.
-        if seen.0 != day || seen.1.len() >= 1_000_000 {
-            seen.0 = day;
-            seen.1.clear();
-        }
-        if !seen.1.insert((skill_id, actor.clone())) {
-            return;
-        }
-    }
-    match state
-        .store
-        .record_download(skill_id, &actor, day, now)
-        .await
-    {
-        Ok(_) => {}
-        Err(error) => tracing::warn!(error = %error, "failed to count a download"),
-    }
+    state
+        .downloads
+        .count(state.store.as_ref(), skill_id, &actor, now)
+        .await;
 }
 
 /// Stars a skill.

@@ -217,6 +217,7 @@ async fn downloads_racing_publishes_are_counted_exactly(backend: Backend) {
             assert!(size > 0, "{what} returned an empty archive");
         }
     }
+    app.flush_downloads().await;
     let skill = body_json(
         app.get("/api/v1/skills/counted-skill")
             .send()

@@ -114,6 +114,16 @@ impl TestApp {
         }
     }
 
+    /// Applies the download journal now, as the server does every second, so a test can
+    /// read the counters at once.
+    pub async fn flush_downloads(&self) {
+        self.state
+            .downloads
+            .apply(self.state.store.as_ref())
+            .await
+            .expect("download journal applied");
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

@@ -553,6 +553,7 @@ async fn renamed_skills_answer_under_the_old_slug(backend: Backend) {
         .await
         .expect("download");
     assert_eq!(download.status(), 200);
+    app.flush_downloads().await;
 
     let renamed = ok_json(
         send(
@@ -879,6 +880,7 @@ async fn duplicates_merge_into_a_canonical_skill(backend: Backend) {
     )
     .await;
     assert_eq!(offered.status(), 200);
+    app.flush_downloads().await;
 
     let merged = ok_json(
         merge(&alice, "two", json!({"targetSlug": "one", "ownerHandle": "alice", "sourceOwnerHandle": "alice", "targetOwnerHandle": "alice"})).await,

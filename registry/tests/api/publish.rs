@@ -129,6 +129,7 @@ async fn multipart_publish_round_trips_through_every_read(backend: Backend) {
     assert_eq!(meta["slug"], "demo-skill");
     assert_eq!(meta["version"], "1.0.0");
 
+    app.flush_downloads().await;
     let skill = json(
         app.get("/api/v1/skills/demo-skill")
             .send()
