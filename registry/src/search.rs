@@ -26,8 +26,7 @@ use std::time::Duration;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
-    Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
-    Value as _,
+    FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
@@ -103,7 +102,9 @@ impl SearchIndex {
     /// An empty index; it fills itself from the store on first use.
     pub fn new() -> anyhow::Result<Self> {
         let mut schema = Schema::builder();
-        let id = schema.add_u64_field("id", INDEXED | STORED);
+        // Indexed to replace a skill's document, fast to read a hit's id from its column;
+        // nothing is stored, so the index keeps no document store at all.
+        let id = schema.add_u64_field("id", INDEXED | FAST);
         let exact = schema.add_text_field("exact", STRING);
         // Frequencies without positions: ranking needs term frequencies, no query here is
         // a phrase, and positions would double the index.
@@ -292,8 +293,12 @@ impl SearchIndex {
             .map_err(index_error)?;
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address).map_err(index_error)?;
-            if let Some(id) = doc.get_first(self.id).and_then(|value| value.as_u64()) {
+            let ids = searcher
+                .segment_reader(address.segment_ord)
+                .fast_fields()
+                .u64("id")
+                .map_err(index_error)?;
+            if let Some(id) = ids.first(address.doc_id) {
                 hits.push((i64::try_from(id).unwrap_or_default(), score));
             }
         }

@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use async_trait::async_trait;
 
 use super::skills::{LISTED, SKILL_COLUMNS, SKILL_JOINS, VALID_PROMPT_SETS};
-use super::{Db, ThisStore};
+use super::{BACKEND, Db, ThisStore};
+use crate::db::Backend;
 use crate::db::search_store::{SearchDocument, SearchIndexStore};
 use crate::db::{SearchQuery, SkillRow};
 use crate::error::DbError;
@@ -52,15 +53,22 @@ pub async fn find_search_hits(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    // The ids come from our own index as integers, so they are written into the statement:
-    // one statement text per hit count would defeat the statement cache anyway.
-    let mut list = String::new();
+    // The ids go in as one JSON array bound to one parameter, so the statement text is the
+    // same for every search (one per filter combination) and stays prepared in the
+    // connection's cache; ids written into the text made every search prepare a new
+    // statement and evict a cached one.
+    let mut list = String::from("[");
     for (index, id) in ids.iter().enumerate() {
         if index > 0 {
             list.push(',');
         }
         let _ = write!(list, "{id}");
     }
+    list.push(']');
+    let ids_of_list = match BACKEND {
+        Backend::Sqlite => "SELECT value FROM json_each($1)",
+        Backend::Postgres => "SELECT jsonb_array_elements_text($1::jsonb)::bigint",
+    };
     let mut filters = String::new();
     if query.highlighted_only {
         filters.push_str(" AND s.highlighted");
@@ -74,9 +82,10 @@ pub async fn find_search_hits(
     }
     let sql = format!(
         "SELECT {SKILL_COLUMNS} FROM skills s {SKILL_JOINS} \
-         WHERE s.id IN ({list}) AND {LISTED}{filters}"
+         WHERE s.id IN ({ids_of_list}) AND {LISTED}{filters}"
     );
     Ok(sqlx::query_as::<_, SkillRow>(sqlx::AssertSqlSafe(sql))
+        .bind(list)
         .fetch_all(pool)
         .await?)
 }

@@ -117,7 +117,12 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10))
-            .statement_cache_capacity(256);
+            .statement_cache_capacity(256)
+            // Reads through a memory map instead of a read call and a copy per page, and a
+            // larger page cache per connection (16 MiB): the hot pages of a catalogue of
+            // 100,000 skills stay in memory.
+            .pragma("mmap_size", "268435456")
+            .pragma("cache_size", "-16384");
         let path = options.get_filename();
         if let Some(parent) = path.parent()
             && !parent.as_os_str().is_empty()
