@@ -202,8 +202,11 @@ pub async fn store_rescan(
         .await?;
     if result.sets_skill_flags {
         sqlx::query(
+            // `updated_at` moves too, as for a hide: the search index re-reads rows by it,
+            // so a skill a rescan blocks (or clears) leaves (or rejoins) it at once.
             "UPDATE skills SET is_suspicious = $1, is_malware_blocked = $2, \
-             moderation_version_id = $3, moderation_updated_at = $4 WHERE id = $5",
+             moderation_version_id = $3, moderation_updated_at = $4, updated_at = $4 \
+             WHERE id = $5",
         )
         .bind(result.is_suspicious)
         .bind(result.is_malware_blocked)
