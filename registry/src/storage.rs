@@ -38,6 +38,10 @@ pub fn is_sha256_hex(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
+/// A blob read piece by piece.
+pub type BlobStream =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = std::io::Result<Bytes>> + Send>>;
+
 /// Where file contents live.
 #[async_trait]
 pub trait Storage: Send + Sync {
@@ -47,6 +51,18 @@ pub trait Storage: Send + Sync {
     async fn get(&self, sha256: &str) -> anyhow::Result<Option<Bytes>>;
     /// True when the blob exists.
     async fn contains(&self, sha256: &str) -> anyhow::Result<bool>;
+
+    /// A blob's size and its bytes as a stream, for answers too large to hold whole in
+    /// memory; `None` when it does not exist. Stores that cannot stream read it whole.
+    async fn get_stream(&self, sha256: &str) -> anyhow::Result<Option<(u64, BlobStream)>> {
+        Ok(self.get(sha256).await?.map(|bytes| {
+            let size = bytes.len() as u64;
+            let stream: BlobStream = Box::pin(futures_util::stream::once(async move {
+                Ok::<_, std::io::Error>(bytes)
+            }));
+            (size, stream)
+        }))
+    }
 
     /// A temporary file to stream a large upload into before [`Storage::put_file`] stores
     /// it, so the upload never has to fit in memory. The file store puts it beside its

@@ -365,3 +365,71 @@ async fn postgres_store_keeps_the_contract() {
     let url: DatabaseUrl = url.parse().expect("url");
     contract(registry::db::connect(&url, 2).await.expect("postgres")).await;
 }
+
+/// The blob stores answer a whole read and a streamed read with the same bytes, and a
+/// missing blob as `None`: the file store, and PostgreSQL's chunked one across several
+/// chunks (the artifact download streams blobs above the in-memory cache's entry size).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blob_stores_stream_what_they_store() {
+    use futures_util::StreamExt as _;
+    use registry::storage::Storage;
+
+    let url = tokio::task::spawn_blocking(|| postgres::fresh_database_url("blobs"))
+        .await
+        .expect("join")
+        .expect("a PostgreSQL server for the tests");
+    let parsed: DatabaseUrl = url.parse().expect("url");
+    // Migrations create the blob tables.
+    registry::db::connect(&parsed, 2).await.expect("postgres");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let stores: Vec<(&str, Box<dyn Storage>)> = vec![
+        (
+            "postgres",
+            Box::new(
+                registry::db::pg_blobs::PgBlobStorage::connect(&url, 2)
+                    .await
+                    .expect("pg blobs"),
+            ),
+        ),
+        (
+            "files",
+            Box::new(registry::storage::FsStorage::open(dir.path()).expect("fs")),
+        ),
+    ];
+    // 3.5 MiB of varied bytes: four chunks in PostgreSQL, the last one partial.
+    let bytes: Vec<u8> = (0..3_670_016u32)
+        .map(|index| (index.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    for (name, store) in stores {
+        let address = store
+            .put(axum::body::Bytes::from(bytes.clone()))
+            .await
+            .expect("put");
+        let whole = store.get(&address).await.expect("get").expect("stored");
+        assert_eq!(whole.as_ref(), bytes.as_slice(), "{name}: whole read");
+        let (size, mut stream) = store
+            .get_stream(&address)
+            .await
+            .expect("stream")
+            .expect("stored");
+        assert_eq!(size, bytes.len() as u64, "{name}");
+        let mut streamed = Vec::new();
+        let mut pieces = 0;
+        while let Some(piece) = stream.next().await {
+            streamed.extend_from_slice(&piece.expect("piece"));
+            pieces += 1;
+        }
+        assert_eq!(streamed, bytes, "{name}: streamed read");
+        if name == "postgres" {
+            assert_eq!(pieces, 4, "one piece per 1 MiB chunk");
+        }
+        assert!(
+            store
+                .get_stream(&"0".repeat(64))
+                .await
+                .expect("stream")
+                .is_none(),
+            "{name}: missing blob"
+        );
+    }
+}

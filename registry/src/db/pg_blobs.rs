@@ -211,6 +211,58 @@ impl Storage for PgBlobStorage {
         Ok(Some(Bytes::from(bytes)))
     }
 
+    /// Chunk by chunk, one statement each, as the client takes them: at most two chunks
+    /// (2 MiB) of a blob are in memory at a time, however large it is.
+    async fn get_stream(
+        &self,
+        sha256: &str,
+    ) -> anyhow::Result<Option<(u64, crate::storage::BlobStream)>> {
+        if !is_sha256_hex(sha256) {
+            return Ok(None);
+        }
+        let size: Option<(i64,)> = sqlx::query_as("SELECT size FROM blobs WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await
+            .context("failed to look up a blob")?;
+        let Some((size,)) = size else {
+            return Ok(None);
+        };
+        let size = u64::try_from(size).unwrap_or(0);
+        let (sender, receiver) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(1);
+        let (pool, address) = (self.pool.clone(), sha256.to_owned());
+        tokio::spawn(async move {
+            let mut sent = 0u64;
+            for seq in 0i32.. {
+                let chunk: Result<Option<(Vec<u8>,)>, _> =
+                    sqlx::query_as("SELECT bytes FROM blob_chunks WHERE sha256 = $1 AND seq = $2")
+                        .bind(&address)
+                        .bind(seq)
+                        .fetch_optional(&pool)
+                        .await;
+                let item = match chunk {
+                    Ok(Some((chunk,))) => {
+                        sent += chunk.len() as u64;
+                        Ok(Bytes::from(chunk))
+                    }
+                    // A short blob (collected meanwhile) ends the body early: the client
+                    // sees fewer bytes than Content-Length and discards the download.
+                    Ok(None) if sent < size => Err(std::io::Error::other("blob ended early")),
+                    Ok(None) => return,
+                    Err(error) => Err(std::io::Error::other(error)),
+                };
+                let failed = item.is_err();
+                if sender.send(item).await.is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
+            receiver.recv().await.map(|item| (item, receiver))
+        });
+        Ok(Some((size, Box::pin(stream))))
+    }
+
     async fn contains(&self, sha256: &str) -> anyhow::Result<bool> {
         if !is_sha256_hex(sha256) {
             return Ok(false);

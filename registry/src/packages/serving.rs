@@ -12,7 +12,7 @@ use axum::body::Bytes;
 /// Most tarball bytes kept in memory.
 const BLOB_CACHE_BYTES: usize = 256 * 1024 * 1024;
 /// Largest single tarball kept in memory.
-const BLOB_CACHE_ENTRY: usize = 32 * 1024 * 1024;
+pub const BLOB_CACHE_ENTRY: usize = 32 * 1024 * 1024;
 /// Resolved tarball requests kept before starting over.
 const RESOLVED_ENTRIES: usize = 20_000;
 /// Least time between two writes of the gathered download counts.
@@ -33,6 +33,8 @@ pub struct ResolvedArtifact {
     pub integrity: String,
     /// Hex SHA-1.
     pub shasum: String,
+    /// Bytes of the tarball.
+    pub size: u64,
     /// The refusal text when the release may not be downloaded.
     pub blocked: Option<&'static str>,
 }
@@ -141,6 +143,7 @@ mod tests {
             sha256: "x".into(),
             integrity: "sha512-x".into(),
             shasum: "y".into(),
+            size: 1,
             blocked: None,
         };
         serving.remember_resolved("a/a-1.0.0.tgz".into(), entry);

@@ -286,6 +286,7 @@ pub async fn tarball(
                 sha256: release.artifact_sha256.clone(),
                 integrity: release.integrity.clone(),
                 shasum: release.shasum.clone(),
+                size: u64::try_from(release.artifact_size).unwrap_or(0),
                 blocked: (release.scan_status == "malicious").then_some(MALICIOUS_BLOCK),
             };
             if cacheable {
@@ -303,6 +304,7 @@ pub async fn tarball(
         sha256: resolved.sha256,
         integrity: resolved.integrity,
         shasum: resolved.shasum,
+        size: resolved.size,
     };
     Ok(artifact_response(state, &served, headers).await?)
 }

@@ -822,6 +822,7 @@ pub async fn download_artifact(
         sha256: release.artifact_sha256,
         integrity: release.integrity,
         shasum: release.shasum,
+        size: u64::try_from(release.artifact_size).unwrap_or(0),
     };
     artifact_response(state, &served, headers).await
 }
@@ -833,6 +834,8 @@ pub(crate) struct ServedArtifact {
     pub sha256: String,
     pub integrity: String,
     pub shasum: String,
+    /// Bytes of the tarball.
+    pub size: u64,
 }
 
 /// Answers a tarball: 304 when the client has it, else the bytes with their digests.
@@ -853,8 +856,19 @@ pub(crate) async fn artifact_response(
     let mut response = if not_modified {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let bytes = match state.artifacts.blob(&artifact.sha256) {
-            Some(bytes) => bytes,
+        let body = match state.artifacts.blob(&artifact.sha256) {
+            Some(bytes) => axum::body::Body::from(bytes),
+            // Small tarballs are read whole and kept in memory for the next request; large
+            // ones (the cache would not keep them anyway) stream from the store.
+            None if artifact.size > crate::packages::serving::BLOB_CACHE_ENTRY as u64 => {
+                let (_, stream) = state
+                    .storage
+                    .get_stream(&artifact.sha256)
+                    .await
+                    .map_err(AppError::Internal)?
+                    .ok_or_else(|| AppError::not_found("ClawPack artifact not found"))?;
+                axum::body::Body::from_stream(stream)
+            }
             None => {
                 let bytes = state
                     .storage
@@ -865,11 +879,14 @@ pub(crate) async fn artifact_response(
                 state
                     .artifacts
                     .remember_blob(&artifact.sha256, bytes.clone());
-                bytes
+                axum::body::Body::from(bytes)
             }
         };
         count_download(state, artifact.package_id);
-        let mut response = bytes.into_response();
+        let mut response = body.into_response();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(artifact.size));
         let headers = response.headers_mut();
         headers.insert(
             header::CONTENT_TYPE,

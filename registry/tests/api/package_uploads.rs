@@ -91,7 +91,10 @@ async fn a_staged_clawpack_over_the_multipart_limit_publishes_and_serves_its_byt
     let token = app.token("alice").await;
     let big = PackFile {
         path: "assets/model.bin".to_owned(),
-        bytes: noise(19 * 1024 * 1024, 0x9e37_79b9_7f4a_7c15),
+        // Over the 18 MB multipart limit, and over the 32 MiB that the server keeps in
+        // memory, so the download below streams it from the store (chunk by chunk from
+        // PostgreSQL).
+        bytes: noise(33 * 1024 * 1024, 0x9e37_79b9_7f4a_7c15),
         mode: 0o644,
     };
     let bytes = code_plugin("big-plugin", "1.0.0", "", &[big]);
@@ -148,6 +151,10 @@ async fn a_staged_clawpack_over_the_multipart_limit_publishes_and_serves_its_byt
         .await
         .expect("tarball");
     assert_eq!(served.status(), 200);
+    assert_eq!(
+        served.headers()["content-length"],
+        bytes.len().to_string().as_str()
+    );
     assert_eq!(served.bytes().await.expect("bytes").as_ref(), &bytes[..]);
 
     // The ticket was consumed by the publish.
