@@ -203,6 +203,12 @@ impl SearchIndex {
         if changed {
             live.writer.commit().map_err(index_error)?;
             self.reader.reload().map_err(index_error)?;
+            let searcher = self.reader.searcher();
+            tracing::debug!(
+                segments = searcher.segment_readers().len(),
+                documents = searcher.num_docs(),
+                "search index caught up"
+            );
         }
         Ok(())
     }
