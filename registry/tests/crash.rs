@@ -193,26 +193,7 @@ impl Drop for Server {
 }
 
 fn create_token(database: &str) -> String {
-    let output = Command::new(BINARY)
-        .args([
-            "token",
-            "create",
-            "--user",
-            "crasher",
-            "--database",
-            database,
-        ])
-        .output()
-        .expect("registry token create");
-    assert!(
-        output.status.success(),
-        "token create failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("utf-8 token")
-        .trim()
-        .to_owned()
+    token_for(database, "crasher")
 }
 
 fn multipart(slug: &str, version: &str, files: &[(String, Vec<u8>)]) -> (String, Vec<u8>) {
@@ -637,20 +618,28 @@ async fn kill_during_publishes(database: String) {
     );
 }
 
+/// A SQLite database in `dir`.
+fn sqlite_database(dir: &tempfile::TempDir) -> String {
+    format!("sqlite://{}", dir.path().join("registry.db").display())
+}
+
+/// A fresh database on the shared throwaway PostgreSQL server.
+async fn postgres_database(name: &'static str) -> String {
+    tokio::task::spawn_blocking(move || postgres::fresh_database_url(name))
+        .await
+        .expect("join")
+        .expect("a PostgreSQL server for the tests")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_during_publishes_sqlite() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let database = format!("sqlite://{}", dir.path().join("registry.db").display());
-    kill_during_publishes(database).await;
+    kill_during_publishes(sqlite_database(&dir)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_during_publishes_postgres() {
-    let database = tokio::task::spawn_blocking(|| postgres::fresh_database_url("crash"))
-        .await
-        .expect("join")
-        .expect("a PostgreSQL server for the tests");
-    kill_during_publishes(database).await;
+    kill_during_publishes(postgres_database("crash").await).await;
 }
 
 fn token_for(database: &str, handle: &str) -> String {
@@ -744,17 +733,12 @@ async fn kill_after_downloads(database: String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_after_downloads_sqlite() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let database = format!("sqlite://{}", dir.path().join("registry.db").display());
-    kill_after_downloads(database).await;
+    kill_after_downloads(sqlite_database(&dir)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_after_downloads_postgres() {
-    let database = tokio::task::spawn_blocking(|| postgres::fresh_database_url("crashdl"))
-        .await
-        .expect("join")
-        .expect("a PostgreSQL server for the tests");
-    kill_after_downloads(database).await;
+    kill_after_downloads(postgres_database("crashdl").await).await;
 }
 
 /// A TCP proxy that can refuse and cut every connection.

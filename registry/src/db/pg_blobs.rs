@@ -164,6 +164,16 @@ impl PgBlobStorage {
         Ok(collection)
     }
 
+    /// The size of a stored blob, `None` when there is none.
+    async fn size_of(&self, sha256: &str) -> anyhow::Result<Option<u64>> {
+        let size: Option<(i64,)> = sqlx::query_as("SELECT size FROM blobs WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await
+            .context("failed to look up a blob")?;
+        Ok(size.map(|(size,)| u64::try_from(size).unwrap_or(0)))
+    }
+
     /// Closes the pool (for one-shot commands).
     pub async fn close(&self) {
         self.pool.close().await;
@@ -183,12 +193,7 @@ impl Storage for PgBlobStorage {
         if !is_sha256_hex(sha256) {
             return Ok(None);
         }
-        let size: Option<(i64,)> = sqlx::query_as("SELECT size FROM blobs WHERE sha256 = $1")
-            .bind(sha256)
-            .fetch_optional(&self.pool)
-            .await
-            .context("failed to look up a blob")?;
-        let Some((size,)) = size else {
+        let Some(size) = self.size_of(sha256).await? else {
             return Ok(None);
         };
         let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
@@ -205,7 +210,7 @@ impl Storage for PgBlobStorage {
             bytes.extend_from_slice(&chunk);
         }
         // A collector may delete an orphan between the two reads; a blob is whole or absent.
-        if bytes.len() as u64 != u64::try_from(size).unwrap_or(0) {
+        if bytes.len() as u64 != size {
             return Ok(None);
         }
         Ok(Some(Bytes::from(bytes)))
@@ -220,15 +225,9 @@ impl Storage for PgBlobStorage {
         if !is_sha256_hex(sha256) {
             return Ok(None);
         }
-        let size: Option<(i64,)> = sqlx::query_as("SELECT size FROM blobs WHERE sha256 = $1")
-            .bind(sha256)
-            .fetch_optional(&self.pool)
-            .await
-            .context("failed to look up a blob")?;
-        let Some((size,)) = size else {
+        let Some(size) = self.size_of(sha256).await? else {
             return Ok(None);
         };
-        let size = u64::try_from(size).unwrap_or(0);
         let (sender, receiver) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(1);
         let (pool, address) = (self.pool.clone(), sha256.to_owned());
         tokio::spawn(async move {
