@@ -129,6 +129,32 @@ impl Clawhub {
         self.command(args).output().expect("the CLI runs")
     }
 
+    /// Runs the CLI, requires success and returns its stdout alone (for `--json`).
+    pub fn stdout(&self, args: &[&str]) -> String {
+        let output = self.output(args);
+        assert!(
+            output.status.success(),
+            "clawhub {} failed\n{}",
+            args.join(" "),
+            show(&output)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Runs the CLI, requires exit code 1 and returns its stderr (where the server's
+    /// refusal is printed).
+    pub fn fails(&self, args: &[&str]) -> String {
+        let output = self.output(args);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "clawhub {} should fail\n{}",
+            args.join(" "),
+            show(&output)
+        );
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    }
+
     /// Runs the CLI, requires success and returns stdout and stderr together.
     pub fn run(&self, args: &[&str]) -> String {
         let output = self.output(args);

@@ -118,12 +118,18 @@ impl Registry {
 
     /// Creates (if needed) a user and returns a new API token of theirs.
     pub fn token_for(&self, handle: &str) -> String {
+        self.token_with_role(handle, Role::User)
+    }
+
+    /// A token of a user with `role`, made through the store as `registry token create`
+    /// does.
+    pub fn token_with_role(&self, handle: &str, role: Role) -> String {
         let store = Arc::clone(&self.state.store);
         let handle = handle.to_owned();
         self.runtime_handle
-            .block_on(async move {
-                registry::tokens::create_token(store.as_ref(), &handle, Role::User).await
-            })
+            .block_on(
+                async move { registry::tokens::create_token(store.as_ref(), &handle, role).await },
+            )
             .expect("token")
     }
 
@@ -152,10 +158,26 @@ impl Registry {
     /// GETs `path` and returns its status and body (a one-shot HTTP/1.0 request, so the
     /// tests need no HTTP client of their own).
     pub fn get(&self, path: &str) -> (u16, String) {
+        self.request(&format!("GET {path} HTTP/1.0\r\n"), "")
+    }
+
+    /// POSTs a JSON body with a bearer token and returns the status and body.
+    pub fn post(&self, path: &str, token: &str, body: &str) -> (u16, String) {
+        let head = format!(
+            "POST {path} HTTP/1.0\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+        self.request(&head, body)
+    }
+
+    /// Sends `head` (request line and headers, each ending in CRLF) and `body` over one
+    /// connection and reads the whole answer.
+    fn request(&self, head: &str, body: &str) -> (u16, String) {
         use std::io::{Read as _, Write as _};
         let address = self.base.trim_start_matches("http://");
         let mut stream = std::net::TcpStream::connect(address).expect("connect");
-        write!(stream, "GET {path} HTTP/1.0\r\nHost: {address}\r\n\r\n").expect("request");
+        write!(stream, "{head}Host: {address}\r\n\r\n{body}").expect("request");
         let mut response = Vec::new();
         stream.read_to_end(&mut response).expect("response");
         let response = String::from_utf8_lossy(&response).into_owned();
