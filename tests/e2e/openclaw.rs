@@ -142,12 +142,16 @@ fn openclaw_searches_and_installs_skills_and_plugins_from_the_registry() {
             "GET /api/v1/packages/hello-plugin/versions/2.0.0/artifact ",
             "GET /api/v1/packages/hello-plugin/versions/2.0.0/security",
             "GET /api/v1/packages/hello-plugin/versions/2.0.0/artifact/download",
+            "POST /api/cli/telemetry/install",
         ],
     );
     assert_same_files(
         &plugin,
         &openclaw.state_dir().join("extensions/hello-plugin"),
     );
+    // openclaw reported the install with its token; the package counts it.
+    let counted = registry.json("/api/v1/packages/hello-plugin");
+    assert_eq!(counted["package"]["stats"]["installs"], 1, "{counted:#}");
 
     // a deleted package installs with none of the three clients
     clawhub.run(&["package", "delete", "hello-plugin", "--yes"]);
