@@ -20,11 +20,9 @@ const MINIMUM: f64 = 0.9;
 /// precision.
 const MINIMUM_RECALL: f64 = MINIMUM;
 
-/// The least recall accepted for one business model. The rules reach 85-94 % per model
-/// today (ecommerce, manufacturer, marketplace and services are below 90 %: off-topic
-/// and template-shaped `unnatural` prompts are the misses); raise this to
-/// [`MINIMUM_RECALL`] when they are caught.
-const MINIMUM_RECALL_PER_MODEL: f64 = 0.84;
+/// The least recall accepted for one business model: the same goal, model by model, so
+/// a strong model cannot hide a weak one in the overall figure.
+const MINIMUM_RECALL_PER_MODEL: f64 = MINIMUM_RECALL;
 
 /// One labelled prompt of the corpus.
 #[derive(Debug, Deserialize)]

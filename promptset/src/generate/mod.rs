@@ -19,7 +19,7 @@ pub mod text;
 pub mod topics;
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
 use minijinja::Value;
@@ -129,6 +129,8 @@ struct Filled {
     skeleton: BTreeSet<String>,
     /// The skeleton without the product lines' words either (see [`frame_drop`]).
     frame: BTreeSet<String>,
+    /// The question family of the template variant (see [`templates::Variant::family`]).
+    family: String,
     product_line: Option<String>,
     customer: String,
     market: String,
@@ -371,10 +373,17 @@ impl Generator {
         if names.is_empty() {
             return Ok(None);
         }
-        // Each retry changes the market, customer, product and rival filled in. The first
-        // candidate whose frame differs from every kept one wins; failing that, the
-        // first that is merely no duplicate.
-        let mut fallback: Option<Filled> = None;
+        // Each retry changes the market, customer, product and rival filled in. A
+        // candidate is ranked by how much it repeats of what the set already asks (see
+        // [`Repeat`]); the first that repeats nothing wins, failing that the first of the
+        // lowest rank that is merely no duplicate.
+        let topic_families: HashSet<&str> = taken
+            .iter()
+            .filter(|t| t.topic == fill.topic_index)
+            .map(|t| t.family.as_str())
+            .collect();
+        let set_families: HashSet<&str> = taken.iter().map(|t| t.family.as_str()).collect();
+        let mut fallback: Option<(Repeat, Filled)> = None;
         for attempt in 0..4 {
             let values = fill.values(slot, attempt, offsets);
             let context = values.context(fill);
@@ -386,6 +395,20 @@ impl Generator {
                 pools.push(pool);
             }
             for variant in pools.into_iter().flatten() {
+                let family_repeat = if topic_families.contains(variant.family.as_str()) {
+                    Repeat::FamilyInTopic
+                } else if set_families.contains(variant.family.as_str()) {
+                    Repeat::FamilyOrFrameInSet
+                } else {
+                    Repeat::Nothing
+                };
+                // Nothing this candidate could be beats the fallback already found.
+                if fallback
+                    .as_ref()
+                    .is_some_and(|(rank, _)| *rank <= family_repeat)
+                {
+                    continue;
+                }
                 if !obeys_layer(&variant.text, layer, fill.brief, fill.language) {
                     continue;
                 }
@@ -407,9 +430,18 @@ impl Generator {
                     .difference(fill.frame_drop)
                     .cloned()
                     .collect();
-                let same_frame = taken
-                    .iter()
-                    .any(|t| similarity(&t.frame, &frame) >= SAME_QUESTION);
+                let rank = if family_repeat == Repeat::Nothing
+                    && taken
+                        .iter()
+                        .any(|t| similarity(&t.frame, &frame) >= SAME_QUESTION)
+                {
+                    Repeat::FamilyOrFrameInSet
+                } else {
+                    family_repeat
+                };
+                if fallback.as_ref().is_some_and(|(best, _)| *best <= rank) {
+                    continue;
+                }
                 let filled = Filled {
                     topic: fill.topic_index,
                     layer,
@@ -418,21 +450,34 @@ impl Generator {
                     tokens: candidate_tokens,
                     skeleton,
                     frame,
+                    family: variant.family,
                     product_line: values.product_line.clone(),
                     customer: values.customer.clone(),
                     market: values.market.clone(),
                     competitor: values.competitor.clone(),
                 };
-                if !same_frame {
+                if rank == Repeat::Nothing {
                     return Ok(Some(filled));
                 }
-                if fallback.is_none() {
-                    fallback = Some(filled);
-                }
+                fallback = Some((rank, filled));
             }
         }
-        Ok(fallback)
+        Ok(fallback.map(|(_, filled)| filled))
     }
+}
+
+/// How much a candidate repeats of what the set already asks, least first. The
+/// readings of issue 8 rejected a second prompt asking a kept one's question in other
+/// words or of another product line or rival; a slot takes such a prompt only when
+/// nothing else is left, so the layer mix holds in large packs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Repeat {
+    /// A new question.
+    Nothing,
+    /// Its family or frame is asked in another topic of the set.
+    FamilyOrFrameInSet,
+    /// Its family is asked in the same topic.
+    FamilyInTopic,
 }
 
 fn fallback_index(stage: FunnelStage) -> usize {
@@ -849,6 +894,10 @@ impl SlotValues {
             c_opinion => phrasing::is_opinion_content(&offer.bare),
             // Disposable goods: no warranty or service life.
             consumable => phrasing::is_consumable(&product.bare) || phrasing::is_consumable(&offer.bare),
+            // Food and drink: no functions, workings or repair warranty.
+            edible => phrasing::is_food_or_drink(&product.bare)
+                || phrasing::is_food_or_drink(&offer.bare)
+                || phrasing::is_food_or_drink(&fill.plan.category),
             // Local practitioners compared by reviews and distance.
             local => phrasing::is_local_practice(&offer.bare),
             provider => &providers.modifier,
@@ -862,8 +911,15 @@ impl SlotValues {
             supply => supply,
             market => &self.market,
             place => &place.name,
-            // `families in Melbourne in Australia` says the place twice.
-            where => if self.audience.contains(" in ") { "" } else { place.locative.as_str() },
+            // `families in Melbourne in Australia` says the place twice, and `on Amazon
+            // UK in Ireland` stacks a second place on a national channel.
+            where => if self.audience.contains(" in ")
+                || channel.is_some_and(phrasing::names_country)
+            {
+                ""
+            } else {
+                place.locative.as_str()
+            },
             global => place.global,
             competitor => self.competitor.as_deref(),
             channel => channel,

@@ -618,6 +618,77 @@ pub fn is_consumable(label: &str) -> bool {
     })
 }
 
+/// Country codes that end a channel's name (`Amazon UK`, `eBay DE`).
+const COUNTRY_CODES: &[&str] = &[
+    "UK", "US", "USA", "DE", "FR", "IT", "ES", "NL", "CA", "AU", "IE", "JP", "IN", "MX", "BR",
+];
+
+/// Whether a channel's name already says its country (`Amazon UK`), so that a place
+/// after it ("on Amazon UK in Ireland") stacks two slots and may contradict it.
+pub fn names_country(channel: &str) -> bool {
+    let channel = channel.trim();
+    channel.contains(' ')
+        && channel
+            .rsplit(' ')
+            .next()
+            .is_some_and(|last| COUNTRY_CODES.contains(&last))
+}
+
+/// Whether the goods of this name are eaten or drunk (tea, coffee, wine, snacks, dog
+/// treats), so that how they work, their functions and repair warranties do not apply;
+/// origin, taste, freshness and storage do. Knows English and Chinese labels.
+pub fn is_food_or_drink(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    const ZH: &[&str] = &[
+        "茶",
+        "咖啡",
+        "酒",
+        "零食",
+        "食品",
+        "饼干",
+        "巧克力",
+        "奶粉",
+        "月饼",
+        "坚果",
+    ];
+    if ZH.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    [
+        "tea",
+        "teas",
+        "coffee",
+        "coffees",
+        "wine",
+        "wines",
+        "beer",
+        "beers",
+        "spirits",
+        "snack",
+        "snacks",
+        "treat",
+        "treats",
+        "chocolate",
+        "chocolates",
+        "food",
+        "foods",
+        "sauce",
+        "sauces",
+        "spice",
+        "spices",
+        "juice",
+        "juices",
+        "cheese",
+        "cheeses",
+    ]
+    .iter()
+    .any(|w| {
+        lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| word == *w)
+    })
+}
+
 /// Whether the providers are local practitioners people visit or call out (dentists,
 /// clinics, plumbers), who are compared by reviews and distance, not as national
 /// "market leaders" or "up-and-coming" names.

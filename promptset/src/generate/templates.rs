@@ -93,8 +93,34 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
 pub struct Variant {
     /// Why a person asks it.
     pub intent: Intent,
+    /// The question family: variants of one family ask the same question in other
+    /// words or of another product line or rival, so a set keeps one per topic and
+    /// prefers one in all. Named in the tag (`[quality-validation#check-reviews]`) where
+    /// several lines ask one question; otherwise the template line it comes from.
+    pub family: String,
     /// The question.
     pub text: String,
+}
+
+/// Gives every variant line of a template source a family: a tag without one
+/// (`[pricing] …`) becomes `[pricing#<name>:<line>]`, so the variants one source line
+/// renders (for every product line, rival or audience) are one family. Other lines
+/// (Jinja blocks, comments) are left as they are.
+fn with_line_families(name: &str, source: &str) -> String {
+    let mut out = String::with_capacity(source.len() + source.len() / 4);
+    for (index, line) in source.lines().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        let rest = &line[indent..];
+        match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            Some((tag, text)) if !tag.contains('#') && !tag.contains('{') => {
+                out.push_str(&line[..indent]);
+                out.push_str(&format!("[{tag}#{name}:{}]{text}", index + 1));
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The compiled templates and the languages they cover.
@@ -147,13 +173,14 @@ impl Templates {
         let overridden: HashSet<String> = sources.iter().map(|(n, _)| n.clone()).collect();
         for (name, source) in EMBEDDED {
             if !overridden.contains(*name) {
-                env.add_template(name, source)
+                env.add_template_owned(*name, with_line_families(name, source))
                     .map_err(|e| template_error(&e))?;
                 names.insert((*name).to_owned());
             }
         }
         for (name, source) in sources {
             names.insert(name.clone());
+            let source = with_line_families(&name, &source);
             env.add_template_owned(name, source)
                 .map_err(|e| template_error(&e))?;
         }
@@ -238,6 +265,10 @@ impl Templates {
             let Some((tag, text)) = rest.split_once(']') else {
                 return Err(bad(format!("variant `{line}` has an unclosed intent tag")));
             };
+            let (tag, family) = match tag.split_once('#') {
+                Some((tag, family)) => (tag, family.trim()),
+                None => (tag, line),
+            };
             let Some(intent) = Intent::from_tag(tag.trim()) else {
                 let known: Vec<&str> = Intent::ALL.iter().map(|i| i.tag()).collect();
                 return Err(bad(format!(
@@ -256,7 +287,11 @@ impl Templates {
             }
             let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
             if !text.is_empty() {
-                out.push(Variant { intent, text });
+                out.push(Variant {
+                    intent,
+                    family: family.to_owned(),
+                    text,
+                });
             }
         }
         Ok(())

@@ -214,4 +214,18 @@ mod tests {
             "a user research platform"
         );
     }
+
+    #[test]
+    fn business_model_names_take_the_right_article() {
+        assert_eq!(with_article("ecommerce"), "an ecommerce");
+        assert_eq!(with_article("other"), "an other");
+        assert_eq!(with_article("saas"), "a saas");
+        assert_eq!(with_article("services"), "a services");
+        assert_eq!(with_article("manufacturer"), "a manufacturer");
+        assert_eq!(with_article("marketplace"), "a marketplace");
+        assert_eq!(with_article("content-media"), "a content-media");
+        assert_eq!(with_article("EU distributor"), "an EU distributor");
+        assert_eq!(with_article("European brand"), "a European brand");
+        assert_eq!(with_article("hour-long call"), "an hour-long call");
+    }
 }

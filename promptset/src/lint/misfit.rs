@@ -209,6 +209,49 @@ fn words(prompt: &str) -> Vec<Word<'_>> {
     out
 }
 
+/// Durable-goods framing in Chinese: how it works, repair warranty, functions, lifetime.
+const ZH_DURABLE: &[&str] = &[
+    "怎么工作",
+    "如何工作",
+    "工作原理",
+    "保修",
+    "功能",
+    "耐用",
+    "使用寿命",
+    "零件",
+    "维修",
+];
+
+/// The few rules that read Chinese prompts: a gadget or warranty template applied to
+/// food and drink, and a search keyword pasted into a slot (`白茶礼盒推荐方面`).
+fn chinese(prompt: &str) -> Option<Misfit> {
+    if !prompt
+        .chars()
+        .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    {
+        return None;
+    }
+    if let Some(durable) = ZH_DURABLE.iter().find(|d| prompt.contains(**d))
+        && crate::generate::phrasing::is_food_or_drink(prompt)
+    {
+        return Some(Misfit {
+            rule: "unnatural",
+            message: format!(
+                "`{durable}` frames food or drink as a durable product; ask about taste, origin, freshness or price instead"
+            ),
+            suggestion: None,
+        });
+    }
+    if prompt.contains("推荐方面") {
+        return Some(Misfit {
+            rule: "unnatural",
+            message: "`…推荐方面` pastes a search keyword into the sentence; ask the question the keyword stands for".into(),
+            suggestion: None,
+        });
+    }
+    None
+}
+
 /// Whether the prompt is English enough for these rules (they know English only).
 fn is_english(prompt: &str) -> bool {
     let letters = prompt.chars().filter(|c| c.is_alphabetic()).count();
@@ -219,7 +262,7 @@ fn is_english(prompt: &str) -> bool {
 /// Every misfit of one prompt. `topic` is the topic the prompt was written for.
 pub fn check_prompt(prompt: &str, topic: Option<&str>, context: &Context) -> Vec<Misfit> {
     if !is_english(prompt) {
-        return Vec::new();
+        return chinese(prompt).into_iter().collect();
     }
     let words = words(prompt);
     let mut out = Vec::new();
@@ -344,17 +387,20 @@ fn physical_framing(prompt: &str, words: &[Word<'_>], context: &Context, push: &
     ]
     .iter()
     .any(|p| normalized.contains(p));
-    // Work or a project is delivered too: `if the work is not delivered` is a hiring
-    // worry, not a shipping one.
+    // Work, a project or results are delivered too: `if the work is not delivered`,
+    // `what results has it delivered` are hiring questions, not shipping ones.
     let work_delivered = [
         "work is not delivered",
         "work is delivered",
         "project is delivered",
         "project is not delivered",
         "delivered on time",
+        "results",
+        "outcomes",
+        "roi",
     ]
     .iter()
-    .any(|p| normalized.contains(p));
+    .any(|p| normalized.contains(&format!(" {p} ")));
     if let Some(phrase) = GOODS_PHRASES
         .iter()
         .filter(|p| !(filed_returns && **p == "returns"))
@@ -1249,11 +1295,18 @@ const COMPANY_HEADS: &[&str] = &[
     "products",
     "listing",
     "listings",
+    "tool",
+    "tools",
+    "app",
+    "apps",
+    "platform",
+    "platforms",
 ];
 
 /// Plural words that do modify nouns in ordinary English (`sports brands`).
 const PLURAL_MODIFIERS: &[&str] = &[
     "sports",
+    "benefits",
     "sales",
     "savings",
     "arms",
@@ -1526,11 +1579,12 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
             "a" | "an" | "one" | "each" | "every" | "another"
         ) && let Some(head) = phrase_head(words, index + 1)
             && is_plural(&words[head])
-            && !words[head].punct_after
             && !words[index + 1..head]
                 .iter()
                 .any(|w| w.text.contains(['\'', '\u{2019}']))
             && !(head > index + 1 && is_third_person_verb(&words[head].lower))
+            // At the end of the prompt the `-s` word is as likely a verb ("someone a
+            // neighbour recommends?").
             && head + 1 < words.len()
             && !matches!(
                 words[index + 1].lower.as_str(),
@@ -1624,12 +1678,72 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
 /// that `a company switches` is a subject and its verb rather than one noun phrase.
 fn is_third_person_verb(word: &str) -> bool {
     const VERBS: &[&str] = &[
-        "switch", "need", "want", "use", "grow", "move", "change", "start", "offer", "make", "get",
-        "run", "hire", "pay", "buy", "look", "plan", "work", "charge", "include", "give",
-        "provide", "cost", "sell", "ship", "list", "rank", "deliver", "accept", "allow", "serve",
-        "publish", "cover", "handle", "take", "send", "support", "expand", "scale", "open",
-        "launch", "decide", "choose", "add", "lose", "fail", "break", "leave", "join", "book",
-        "outgrow", "sign", "migrate", "reach", "hit", "try", "apply", "rely", "spend", "save",
+        "switch",
+        "need",
+        "want",
+        "use",
+        "grow",
+        "move",
+        "change",
+        "start",
+        "offer",
+        "make",
+        "get",
+        "run",
+        "hire",
+        "pay",
+        "buy",
+        "look",
+        "plan",
+        "work",
+        "charge",
+        "include",
+        "give",
+        "provide",
+        "cost",
+        "sell",
+        "ship",
+        "list",
+        "rank",
+        "deliver",
+        "accept",
+        "allow",
+        "serve",
+        "publish",
+        "cover",
+        "handle",
+        "take",
+        "send",
+        "support",
+        "expand",
+        "scale",
+        "open",
+        "launch",
+        "decide",
+        "choose",
+        "add",
+        "lose",
+        "fail",
+        "break",
+        "leave",
+        "join",
+        "book",
+        "outgrow",
+        "sign",
+        "migrate",
+        "reach",
+        "hit",
+        "try",
+        "apply",
+        "rely",
+        "spend",
+        "save",
+        "cancel",
+        "refund",
+        "respond",
+        "reply",
+        "arrive",
+        "recommend",
     ];
     let stem = word
         .strip_suffix("ies")
@@ -1953,6 +2067,23 @@ fn unnatural(prompt: &str, words: &[Word<'_>], context: &Context, push: &mut Pus
         );
         return;
     }
+    // A channel named for one country followed by another place: "on Amazon UK in
+    // Ireland".
+    for channel in &context.channels {
+        let channel = channel.trim();
+        if crate::generate::phrasing::names_country(channel)
+            && prompt.contains(&format!("{channel} in "))
+        {
+            push(
+                "unnatural",
+                format!(
+                    "`{channel}` already names its country; a second place after it stacks two slots"
+                ),
+                None,
+            );
+            return;
+        }
+    }
     if let Some(qualifier) = TEMPLATE_QUALIFIERS
         .iter()
         .find(|q| normalized.contains(&format!(" {q} ")))
@@ -2144,6 +2275,71 @@ fn wrong_category_noun(prompt: &str, words: &[Word<'_>], context: &Context, push
             return;
         }
     }
+    // "Which travel booking marketplaces can I rent", "which home repair bookings suit
+    // homeowners": the platform or the booking chosen as if it were the stay, the
+    // tradesperson or the developer people actually pick.
+    if let Some(first) = words.first()
+        && first.lower == "which"
+        && let Some(head) = phrase_head(words, 1)
+        && matches!(
+            words[head].lower.as_str(),
+            "marketplaces" | "bookings" | "reservations" | "listings"
+        )
+        && !words[head].punct_after
+    {
+        let after: Vec<&str> = words[head + 1..]
+            .iter()
+            .take(3)
+            .map(|w| w.lower.as_str())
+            .collect();
+        let chosen_as_offer = match after.as_slice() {
+            ["can" | "could" | "should", "i" | "we", verb, ..] => matches!(
+                *verb,
+                "rent" | "hire" | "stay" | "book" | "buy" | "eat" | "visit"
+            ),
+            ["suit" | "suits", ..] => true,
+            ["are", "the", "best" | "cheapest"] => {
+                after.len() == 3
+                    && words
+                        .get(head + 4)
+                        .is_some_and(|w| matches!(w.lower.as_str(), "value" | "choice" | "option"))
+            }
+            _ => false,
+        };
+        if chosen_as_offer {
+            let said = &prompt[first.start..end_of(&words[head])];
+            push(
+                "wrong-category-noun",
+                format!(
+                    "`{said}`: people choose what the platform lists (a stay, a professional), not the platform or the booking itself"
+                ),
+                None,
+            );
+            return;
+        }
+    }
+    // The business model's own label as the thing compared: "professional services
+    // brands", "the most underrated professional services". Clients of a dental clinic
+    // or an accountant compare dentists or accountants.
+    if context.model == Some(BusinessModel::Services) {
+        let normalized = super::text::normalize(prompt);
+        for phrase in [
+            " professional services brands ",
+            " professional services brand ",
+            " underrated professional services ",
+            " best professional services ",
+            " top professional services ",
+        ] {
+            if normalized.contains(phrase) {
+                push(
+                    "wrong-category-noun",
+                    "`professional services` is the industry's label, not what the client hires; name the professional (an accountant, a dentist, an agency)".into(),
+                    None,
+                );
+                return;
+            }
+        }
+    }
     // A marketplace whose users "buy online marketplaces": the category is what they book.
     if context.model == Some(BusinessModel::Marketplace) {
         let normalized = super::text::normalize(prompt);
@@ -2184,6 +2380,18 @@ fn mentions_name(normalized_prompt: &str, name: &str) -> bool {
     .any(|form| normalized_prompt.contains(&format!(" {form} ")))
 }
 
+/// Whether the prompt names the product line `name`: in full, or by the last two words
+/// of a longer name ("base layers" for `Merino running base layers`), as people shorten
+/// a line when they ask about it.
+fn mentions_line(normalized_prompt: &str, name: &str) -> bool {
+    if mentions_name(normalized_prompt, name) {
+        return true;
+    }
+    let normalized = super::text::normalize(name);
+    let parts: Vec<&str> = normalized.split_whitespace().collect();
+    parts.len() >= 3 && mentions_name(normalized_prompt, &parts[parts.len() - 2..].join(" "))
+}
+
 fn off_topic(prompt: &str, topic: &str, context: &Context, push: &mut Push<'_>) {
     let normalized = super::text::normalize(prompt);
     let topic_normalized = super::text::normalize(topic);
@@ -2209,7 +2417,7 @@ fn off_topic(prompt: &str, topic: &str, context: &Context, push: &mut Push<'_>) 
             continue;
         }
         let own = topic_names[0];
-        if mentions_name(&normalized, own) {
+        if mentions_line(&normalized, own) {
             continue;
         }
         // Competitor topics may compare with others; only a prompt about another
@@ -2221,7 +2429,7 @@ fn off_topic(prompt: &str, topic: &str, context: &Context, push: &mut Push<'_>) 
         }
         if let Some(other) = all
             .iter()
-            .find(|n| **n != *own && !umbrella(n) && mentions_name(&normalized, n))
+            .find(|n| **n != *own && !umbrella(n) && mentions_line(&normalized, n))
         {
             push(
                 "off-topic",
@@ -2439,6 +2647,79 @@ mod tests {
             .into_iter()
             .map(|m| m.rule)
             .collect()
+    }
+
+    fn with(model: BusinessModel, channels: &[&str], lines: &[&str]) -> Context {
+        Context {
+            model: Some(model),
+            channels: channels.iter().map(|c| (*c).to_owned()).collect(),
+            product_lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+            ..saas()
+        }
+    }
+
+    fn rules_in(prompt: &str, topic: Option<&str>, context: &Context) -> Vec<&'static str> {
+        check_prompt(prompt, topic, context)
+            .into_iter()
+            .map(|m| m.rule)
+            .collect()
+    }
+
+    #[test]
+    fn platforms_chosen_as_the_offer_are_the_wrong_noun() {
+        let market = with(BusinessModel::Marketplace, &[], &[]);
+        for bad in [
+            "Which travel booking marketplaces can I rent for a week in August?",
+            "Which freelance marketplaces can I hire for a React project?",
+            "Which home repair bookings suit homeowners on a tight budget?",
+        ] {
+            assert!(
+                rules_in(bad, None, &market).contains(&"wrong-category-noun"),
+                "{bad}"
+            );
+        }
+        for good in [
+            "Which booking platforms are cheapest for hosts?",
+            "Which marketplaces charge hosts the lowest fees?",
+            "Which freelance marketplaces vet their developers?",
+        ] {
+            assert!(rules_in(good, None, &market).is_empty(), "{good}");
+        }
+    }
+
+    #[test]
+    fn a_product_line_is_recognised_by_its_short_name() {
+        let shop = with(
+            BusinessModel::Ecommerce,
+            &[],
+            &["Running hydration vests", "Merino running base layers"],
+        );
+        let topic = Some("Running hydration vests");
+        assert!(
+            rules_in(
+                "Which merino base layer is warmest for winter races?",
+                topic,
+                &shop
+            )
+            .contains(&"off-topic")
+        );
+        assert!(rules_in("Which base layers go under a hydration vest?", topic, &shop).is_empty());
+    }
+
+    #[test]
+    fn stacked_channel_and_market_and_food_as_a_gadget() {
+        let shop = with(BusinessModel::Ecommerce, &["Amazon UK"], &[]);
+        assert!(
+            rules_in(
+                "What are the best-reviewed hydration vests on Amazon UK in Ireland?",
+                None,
+                &shop
+            )
+            .contains(&"unnatural")
+        );
+        assert!(rules_in("Are hydration vests cheaper on Amazon UK?", None, &shop).is_empty());
+        assert!(rules_in("高山乌龙茶是怎么工作的？", None, &shop).contains(&"unnatural"));
+        assert!(rules_in("中国大陆有哪些口碑好的茶叶品牌？", None, &shop).is_empty());
     }
 
     #[test]

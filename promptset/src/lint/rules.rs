@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::facts::{Facts, LAYER_BANDS, layer_index, percent};
 use super::text;
+use crate::generate::text::with_article;
 use crate::model::{FunnelStage, Layer, Level, PromptSet, TopicSource};
 
 /// A finding before it has a position.
@@ -671,25 +672,9 @@ fn business_model(c: &mut Checker<'_, '_>) {
     }
 }
 
-/// `an ecommerce`, `a saas`: the article a business-model name takes in a message.
-fn with_article(name: &str) -> String {
-    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{article} {name}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn business_model_names_take_the_right_article() {
-        assert_eq!(with_article("ecommerce"), "an ecommerce");
-        assert_eq!(with_article("saas"), "a saas");
-    }
 
     #[test]
     fn parses_declared_shares() {

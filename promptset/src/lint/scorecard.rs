@@ -23,6 +23,7 @@ use super::facts::{Facts, LAYER_BANDS, layer_index, stage_index};
 use super::rules::{Finding, MAX_PROMPT_WORDS, MIN_HIGH_PRIORITY_PROMPTS, boilerplate_groups};
 use super::text;
 use super::{RULES, rule_by_id};
+use crate::generate::text::with_article;
 use crate::model::{FunnelStage, Layer, Level, PromptSet};
 
 /// The scorecard of one prompt set.
@@ -708,6 +709,7 @@ fn business_model_fit(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
     const SUB: usize = 3;
     let profile = facts.profile;
     let model = profile.name();
+    let a_model = with_article(model);
     let wanted = profile.topic_types;
     let missing: Vec<&str> = wanted
         .iter()
@@ -720,13 +722,13 @@ fn business_model_fit(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
         8.0,
         ratio(wanted.len() - missing.len(), wanted.len()),
         format!(
-            "{} of {} topic types a {model} set needs",
+            "{} of {} topic types {a_model} set needs",
             wanted.len() - missing.len(),
             wanted.len()
         ),
-        format!("the topic map has every topic type a {model} business needs"),
+        format!("the topic map has every topic type {a_model} business needs"),
         format!(
-            "add {} topics, which a {model} business needs",
+            "add {} topics, which {a_model} business needs",
             missing.join(", ")
         ),
     );
@@ -739,7 +741,7 @@ fn business_model_fit(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
                 4.0,
                 share / minimum,
                 format!(
-                    "{:.0} % `{stage}` prompts; a {model} set needs {:.0} % or more",
+                    "{:.0} % `{stage}` prompts; {a_model} set needs {:.0} % or more",
                     share * 100.0,
                     minimum * 100.0
                 ),
@@ -800,10 +802,10 @@ fn business_model_fit(parts: &mut Parts, set: &PromptSet<'_>, facts: &Facts) {
         4.0,
         ratio(groups - missing.len(), groups),
         format!(
-            "{} of {groups} asset kinds a {model} business needs are recommended",
+            "{} of {groups} asset kinds {a_model} business needs are recommended",
             groups - missing.len()
         ),
-        format!("recommended assets fit a {model} business"),
+        format!("recommended assets fit {a_model} business"),
         format!("recommend {}", labels.join(", ")),
     );
 }
