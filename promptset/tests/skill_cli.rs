@@ -103,6 +103,17 @@ fn init_makes_a_skill_that_packs_into_the_exact_bundle() {
         fs::read_to_string(example_set(&dir)).expect("example set"),
         "the skill reproduces its example set"
     );
+    // A new author's first lint of the example is clean: no warning, not even the
+    // business-model gap the generator once left (issue 8).
+    let lint = promptset(
+        work.path(),
+        &[
+            "lint",
+            "geo-prompts/examples/northwind-roasters.promptset.json",
+        ],
+    );
+    assert_eq!(lint.code, 0, "{lint}");
+    assert!(lint.stderr.contains(" 0 warnings"), "{lint}");
 
     let pack = promptset(
         work.path(),

@@ -189,7 +189,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
         }
     }
     let total = candidates.len();
-    let selected = select(candidates, wanted);
+    let selected = select(candidates, wanted, needed);
     if total > selected.len() {
         inferences.push(format!(
             "{total} candidate topics were found; the {} with the highest combined business value, monitoring value, GEO leverage, competitor pressure and channel fit were kept",
@@ -862,12 +862,32 @@ fn type_monitoring(topic_type: TopicType) -> u32 {
     }
 }
 
-/// Greedy top-N: best score first, each repeat of a topic type costs 3 points.
-fn select(mut candidates: Vec<Candidate>, wanted: usize) -> Vec<(Candidate, u32)> {
+/// Greedy top-N: best score first, each repeat of a topic type costs 3 points. When
+/// the slots left are only enough to cover the topic types the business model needs
+/// (`needed`; lint warns `business-model-gap` when half or more are missing), they go
+/// to candidates of a missing needed type.
+fn select(
+    mut candidates: Vec<Candidate>,
+    wanted: usize,
+    needed: &[TopicType],
+) -> Vec<(Candidate, u32)> {
     let mut chosen: Vec<(Candidate, u32)> = Vec::new();
     while chosen.len() < wanted && !candidates.is_empty() {
+        let missing: Vec<TopicType> = needed
+            .iter()
+            .copied()
+            .filter(|t| !chosen.iter().any(|(c, _)| c.topic_type == *t))
+            .collect();
+        let may_miss = needed.len().saturating_sub(1) / 2;
+        let must_cover = missing.len().saturating_sub(may_miss);
+        let covering = must_cover > 0
+            && must_cover >= wanted - chosen.len()
+            && candidates.iter().any(|c| missing.contains(&c.topic_type));
         let mut best: Option<(usize, u32)> = None;
         for (index, candidate) in candidates.iter().enumerate() {
+            if covering && !missing.contains(&candidate.topic_type) {
+                continue;
+            }
             let repeats = chosen
                 .iter()
                 .filter(|(c, _)| c.topic_type == candidate.topic_type)
