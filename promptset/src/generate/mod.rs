@@ -848,10 +848,12 @@ impl SlotValues {
             .as_deref()
             .is_some_and(|c| c.chars().next().is_some_and(char::is_lowercase) && c.ends_with('s'));
         let topic_text = phrase(&fill.topic.name, fill.keep);
+        // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
+        // activity.
         let topic_gerund = topic_text
             .split_whitespace()
             .next()
-            .is_some_and(phrasing::is_gerund);
+            .is_some_and(|w| phrasing::is_gerund(w) && !w.starts_with(char::is_uppercase));
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);
         let (channel, channel_kind, channel_on) = match &self.channel {

@@ -17,7 +17,13 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
                 .get(..k.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(k))
     });
-    if has_inner_capital || is_kept {
+    // A run of capitalised words is a name ("Making Tax Digital compliance", "Black
+    // Friday deals", "Google Ads management"), not a sentence-case title.
+    let second_capital = title
+        .split_whitespace()
+        .nth(1)
+        .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase));
+    if has_inner_capital || is_kept || second_capital {
         return title.to_owned();
     }
     let mut chars = title.chars();
@@ -181,6 +187,10 @@ mod tests {
         assert_eq!(phrase("CRM software", &[]), "CRM software");
         assert_eq!(phrase("Shopify apps", &["Shopify"]), "Shopify apps");
         assert_eq!(phrase("iPhone cases", &[]), "iPhone cases");
+        assert_eq!(
+            phrase("Making Tax Digital compliance", &[]),
+            "Making Tax Digital compliance"
+        );
     }
 
     #[test]

@@ -406,9 +406,12 @@ fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String])
     {
         TopicType::CompetitorAlternative
     } else if has(&[
-        "review", "trust", "safe", "certif", "complian", "quality", "legit", "warranty", "评价",
-        "认证", "口碑",
-    ]) {
+        "review", "trust", "safe", "certif", "quality", "legit", "warranty", "评价", "认证", "口碑",
+    ]) || has(&["complian"]) && brief.business_model != BusinessModel::Services
+    {
+        // Compliance is what a service is hired for ("Making Tax Digital compliance"),
+        // a need rather than a test of the provider; elsewhere it is a trust signal
+        // (a supplier's or a vendor's certificates).
         TopicType::TrustEvaluation
     } else if has(&[
         "amazon",
@@ -438,7 +441,10 @@ fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String])
         "节",
     ]) {
         TopicType::SeasonalTrend
-    } else if brief.target_customers.iter().any(|c| mentions(&text, c)) || has(&[" for "]) {
+    } else if brief.target_customers.iter().any(|c| mentions(&text, c))
+        // `X for Y` in the name; in a keyword (`MTD for income tax`) it names no audience.
+        || name.to_lowercase().contains(" for ")
+    {
         TopicType::AudienceSegment
     } else if brief
         .core_product_lines
@@ -864,8 +870,8 @@ fn type_monitoring(topic_type: TopicType) -> u32 {
 
 /// Greedy top-N: best score first, each repeat of a topic type costs 3 points. When
 /// the slots left are only enough to cover the topic types the business model needs
-/// (`needed`; lint warns `business-model-gap` when half or more are missing), they go
-/// to candidates of a missing needed type.
+/// (`needed`; lint warns `business-model-gap` when half or more are missing), an
+/// inferred topic of a type already covered gives way to one of a missing needed type.
 fn select(
     mut candidates: Vec<Candidate>,
     wanted: usize,
@@ -885,7 +891,12 @@ fn select(
             && candidates.iter().any(|c| missing.contains(&c.topic_type));
         let mut best: Option<(usize, u32)> = None;
         for (index, candidate) in candidates.iter().enumerate() {
-            if covering && !missing.contains(&candidate.topic_type) {
+            // The client's own topics (priority topics, product lines) are never
+            // displaced by an inferred one; lint then names the gap.
+            if covering
+                && !missing.contains(&candidate.topic_type)
+                && candidate.source == TopicSource::Inferred
+            {
                 continue;
             }
             let repeats = chosen
