@@ -831,7 +831,7 @@ impl SlotValues {
                 && fill.topic.related_product_lines.len() == 1
                 && product.bare != offer.bare =>
             {
-                topics::provider_noun(product, model, fill.keep)
+                topics::line_provider_noun(product, offer, model, fill.keep)
             }
             _ => topics::provider_noun(offer, model, fill.keep),
         };

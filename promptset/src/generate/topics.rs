@@ -916,6 +916,36 @@ fn select(
     chosen
 }
 
+/// Who provides one product line of a services business: named after the firm the
+/// offering is (`content strategy agencies` for an SEO agency's content strategy,
+/// `executive search firms`), else [`provider_noun`] (`payroll service providers`).
+pub fn line_provider_noun(
+    product: &Noun,
+    offer: &Noun,
+    model: BusinessModel,
+    keep: &[&str],
+) -> Noun {
+    let head = offer
+        .bare
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let plural = match head.as_str() {
+        "agency" | "agencies" => Some("agencies"),
+        "firm" | "firms" => Some("firms"),
+        "consultancy" | "consultancies" => Some("consultancies"),
+        "studio" | "studios" => Some("studios"),
+        _ => None,
+    };
+    match plural {
+        Some(plural) if model == BusinessModel::Services && !product.is_agent() => {
+            Noun::parse(&format!("{} {plural}", product.modifier), keep)
+        }
+        _ => provider_noun(product, model, keep),
+    }
+}
+
 /// Who provides the offering: the offering itself when it names providers (`online
 /// accountants`, `gyms`), else `<offering> providers` (`payroll providers`).
 pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun {
