@@ -916,9 +916,9 @@ fn select(
     chosen
 }
 
-/// Who provides one product line of a services business: named after the firm the
-/// offering is (`content strategy agencies` for an SEO agency's content strategy,
-/// `executive search firms`), else [`provider_noun`] (`payroll service providers`).
+/// Who provides one product line of a services or other business: named after the firm
+/// the offering is (`content strategy agencies` for an SEO agency's content strategy), or
+/// after the line (`payroll providers`, `personal trainers`), else [`provider_noun`].
 pub fn line_provider_noun(
     product: &Noun,
     offer: &Noun,
@@ -938,12 +938,54 @@ pub fn line_provider_noun(
         "studio" | "studios" => Some("studios"),
         _ => None,
     };
-    match plural {
-        Some(plural) if model == BusinessModel::Services && !product.is_agent() => {
-            Noun::parse(&format!("{} {plural}", product.modifier), keep)
-        }
-        _ => provider_noun(product, model, keep),
+    if let Some(plural) = plural
+        && model == BusinessModel::Services
+        && !product.is_agent()
+    {
+        return Noun::parse(&format!("{} {plural}", product.modifier), keep);
     }
+    if matches!(model, BusinessModel::Services | BusinessModel::Other) && !product.is_agent() {
+        // People name who provides a line by the line: `payroll providers`, `personal
+        // trainers`, `meeting room rental companies`, `gyms` for gym memberships.
+        let bare = product.bare.to_lowercase();
+        let stem = |suffixes: &[&str]| {
+            suffixes
+                .iter()
+                .find_map(|s| bare.strip_suffix(s))
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        let offer_first = offer
+            .bare
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        let named = if let Some(stem) = stem(&[" services", " service"]) {
+            // `Online accounting services` of online accountants are their own offer.
+            if offer.is_agent() && stem.split(' ').next() == Some(offer_first.as_str()) {
+                Some(offer.bare.clone())
+            } else {
+                Some(format!("{stem} providers"))
+            }
+        } else if let Some(stem) = stem(&[" training"]) {
+            Some(format!("{stem} trainers"))
+        } else if let Some(stem) = stem(&[" rentals", " rental"]) {
+            Some(format!("{stem} rental companies"))
+        } else if stem(&[" memberships", " membership"]).is_some()
+            && model == BusinessModel::Other
+            && offer.is_agent()
+        {
+            Some(offer.bare.clone())
+        } else {
+            None
+        };
+        if let Some(named) = named {
+            return Noun::parse(&named, keep);
+        }
+    }
+    provider_noun(product, model, keep)
 }
 
 /// Who provides the offering: the offering itself when it names providers (`online

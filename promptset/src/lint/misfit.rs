@@ -1618,6 +1618,11 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
                 .iter()
                 .any(|w| matches!(w.lower.as_str(), "of" | "among" | "between"))
             && !is_question_inversion(words, index)
+            // `How many newsletters is it sensible to follow`: `it` or `there` is the
+            // subject of the verb.
+            && !words
+                .get(index + 2)
+                .is_some_and(|w| matches!(w.lower.as_str(), "it" | "there"))
         {
             let fixed = match verb.lower.as_str() {
                 "does" => "do",
