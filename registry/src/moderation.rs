@@ -52,7 +52,19 @@ pub struct ScanFile<'a> {
 }
 
 /// How much weight a finding carries; the worst one decides the verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth showing to a reviewer; does not change the verdict.
@@ -64,7 +76,19 @@ pub enum Severity {
 }
 
 /// The overall outcome of a scan, named as the reference registry names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Nothing above `info` was found.
@@ -87,7 +111,7 @@ impl Verdict {
 }
 
 /// One piece of evidence: which rule matched where.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     /// Stable reason code, e.g. `suspicious.dangerous_exec`.

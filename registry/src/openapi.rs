@@ -28,11 +28,63 @@ pub fn document_json() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
         let (_, mut document) = crate::routes::documented_routes().split_for_parts();
+        add_legacy_aliases(&mut document);
         add_common_responses(&mut document);
         document
             .to_pretty_json()
             .unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"))
     })
+}
+
+/// Describes the legacy surface: every `/api/*` route outside `/api/v1/` (and the npm
+/// surface, `/api/npm/`) is marked
+/// deprecated, and each legacy path served by a v1 handler gets a deprecated copy of that
+/// operation (with an operation id of its own, since ids must be unique).
+fn add_legacy_aliases(document: &mut OpenApi) {
+    use utoipa::openapi::{Deprecated, PathItem, path::Operation};
+    fn operations(item: &mut PathItem) -> [(&'static str, &mut Option<Operation>); 5] {
+        [
+            ("get", &mut item.get),
+            ("put", &mut item.put),
+            ("post", &mut item.post),
+            ("delete", &mut item.delete),
+            ("patch", &mut item.patch),
+        ]
+    }
+    for (legacy, v1, methods) in crate::routes::legacy::ALIASES {
+        let Some(source) = document.paths.paths.get(v1).cloned() else {
+            continue;
+        };
+        let mut copy = source;
+        for (method, operation) in operations(&mut copy) {
+            if !methods.contains(&method) {
+                *operation = None;
+            } else if let Some(operation) = operation.as_mut() {
+                let id = operation.operation_id.take().unwrap_or_default();
+                operation.operation_id = Some(format!("legacy_{id}"));
+                operation.description = Some(format!(
+                    "Deprecated alias of `{} {v1}` (see `docs/deprecations.md`).",
+                    method.to_uppercase()
+                ));
+            }
+        }
+        document.paths.paths.insert(legacy.to_owned(), copy);
+    }
+    for (path, item) in document.paths.paths.iter_mut() {
+        let legacy = (path.starts_with("/api/")
+            && !path.starts_with("/api/v1/")
+            && !path.starts_with("/api/npm/"))
+            || crate::routes::legacy::ALIASES
+                .iter()
+                .any(|(alias, _, _)| alias == path);
+        if legacy {
+            for (_, operation) in operations(item) {
+                if let Some(operation) = operation.as_mut() {
+                    operation.deprecated = Some(Deprecated::True);
+                }
+            }
+        }
+    }
 }
 
 /// Statuses any operation can answer, whatever its handler: the layers in front of every

@@ -13,6 +13,7 @@
 
 pub mod export;
 pub mod integrity;
+pub mod lifecycle;
 pub mod manifest;
 pub mod name;
 pub mod packument;
@@ -20,3 +21,4 @@ pub mod publish;
 pub mod scan;
 pub mod serving;
 pub mod tarball;
+pub mod views;

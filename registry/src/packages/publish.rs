@@ -16,7 +16,7 @@ pub const MAX_CLAWPACK_BYTES: usize = 120 * 1024 * 1024;
 
 /// The `payload` part of a package publish. Unknown keys are refused, as the reference
 /// registry does, so a typo in a client does not silently drop metadata.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PublishPayload {
     /// Package name, `name` or `@scope/name`.
@@ -43,8 +43,10 @@ pub struct PublishPayload {
     /// Catalogue topics.
     pub topics: Option<Vec<String>>,
     /// Where the code comes from (GitHub repository, commit, path).
+    #[schema(value_type = Option<Object>)]
     pub source: Option<Value>,
     /// Bundle plugin metadata (`format`, `hostTargets`).
+    #[schema(value_type = Option<Object>)]
     pub bundle: Option<Value>,
 }
 
@@ -95,7 +97,7 @@ pub enum Upload {
 }
 
 /// One file of a release, as listed by the artifact endpoint.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReleaseFile {
     /// Path relative to the package root.
     pub path: String,

@@ -19,7 +19,7 @@ use super::tarball::{Anomaly, PackFile};
 use crate::moderation::{self, ScanFile, Severity, Verdict};
 
 /// One finding of the package scan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PackageFinding {
     /// Stable code, e.g. `suspicious.install_script`.

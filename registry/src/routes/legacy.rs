@@ -23,6 +23,30 @@ use crate::rate_limit;
 use crate::routes::{json_ok, package_uploads, packages, publish, skills, views};
 use crate::skills::{Visibility, lifecycle};
 
+/// The legacy routes with handlers of their own, for the OpenAPI document (every one
+/// marked deprecated there; see [`ALIASES`] for the rest).
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(
+    whoami,
+    get_skill,
+    install_telemetry,
+    delete_skill,
+    undelete_skill,
+    package_uploads::create_upload_url,
+    package_uploads::upload_clawpack
+))]
+pub struct LegacyApi;
+
+/// Legacy paths served by a v1 handler: (legacy path, v1 path, methods). The OpenAPI
+/// document describes each as a deprecated copy of its v1 operation.
+pub const ALIASES: [(&str, &str, &[&str]); 5] = [
+    ("/api/search", "/api/v1/search", &["get"]),
+    ("/api/download", "/api/v1/download", &["get"]),
+    ("/api/skill/resolve", "/api/v1/resolve", &["get"]),
+    ("/api/cli/publish", "/api/v1/skills", &["post"]),
+    ("/api/v1/skills/resolve", "/api/v1/resolve", &["get"]),
+];
+
 /// Legacy routes, with the same rate-limit classes as their v1 equivalents.
 pub fn routes() -> Router<AppState> {
     let downloads = Router::new()
@@ -68,7 +92,10 @@ pub struct LegacyWhoami {
     pub user: LegacyUser,
 }
 
-async fn whoami(RequireUser(user): RequireUser) -> AppResult<Response> {
+/// The caller, in the legacy shape.
+#[utoipa::path(get, path = "/api/cli/whoami", tag = "legacy",
+    responses((status = 200, description = "the caller", body = LegacyWhoami)))]
+pub async fn whoami(RequireUser(user): RequireUser) -> AppResult<Response> {
     respond(&LegacyWhoami {
         user: LegacyUser {
             handle: Some(user.handle.clone()),
@@ -99,8 +126,7 @@ pub struct LegacySkill {
     #[schema(value_type = Object)]
     pub tags: serde_json::Map<String, Value>,
     /// Counters.
-    #[schema(value_type = Object)]
-    pub stats: Value,
+    pub stats: views::SkillStats,
     /// Unix ms.
     pub created_at: i64,
     /// Unix ms.
@@ -113,14 +139,20 @@ pub struct LegacySkill {
 pub struct LegacySkillResponse {
     /// The skill.
     pub skill: LegacySkill,
-    /// `{version, createdAt, changelog}` or null.
-    #[schema(value_type = Option<Object>)]
-    pub latest_version: Option<Value>,
+    /// The newest version, or null.
+    pub latest_version: Option<views::LatestVersion>,
     /// The owner.
     pub owner: LegacyUser,
 }
 
-async fn get_skill(State(state): State<AppState>, params: Params) -> AppResult<Response> {
+/// One skill, in the legacy shape (tags map to version ids).
+#[utoipa::path(get, path = "/api/skill", tag = "legacy",
+    params(("slug" = String, Query, description = "skill slug"),
+           ("ownerHandle" = Option<String>, Query, description = "owner qualifier")),
+    responses((status = 200, description = "the skill", body = LegacySkillResponse),
+              (status = 400, description = "`Missing slug`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn get_skill(State(state): State<AppState>, params: Params) -> AppResult<Response> {
     let slug = params
         .text("slug")
         .ok_or_else(|| AppError::bad_request("Missing slug"))?;
@@ -130,14 +162,12 @@ async fn get_skill(State(state): State<AppState>, params: Params) -> AppResult<R
         return Err(AppError::not_found("Skill not found"));
     }
     let mut tags = serde_json::Map::new();
-    if let Value::Object(by_version) = views::tags(row) {
-        for (tag, version) in by_version {
-            let Some(version) = version.as_str() else {
-                continue;
-            };
-            if let Some(found) = state.store.find_version(row.id, version).await? {
-                tags.insert(tag, Value::String(found.id.to_string()));
-            }
+    for (tag, version) in views::tags(row) {
+        let Some(version) = version.as_str() else {
+            continue;
+        };
+        if let Some(found) = state.store.find_version(row.id, version).await? {
+            tags.insert(tag, Value::String(found.id.to_string()));
         }
     }
     respond(&LegacySkillResponse {
@@ -209,7 +239,10 @@ pub struct OkResponse {
 const MAX_REPORTED_SKILLS: usize = 200;
 
 /// Counts an install reported by the CLI after `clawhub install`.
-async fn install_telemetry(
+#[utoipa::path(post, path = "/api/cli/telemetry/install", tag = "legacy",
+    request_body(content = InstallReport, content_type = "application/json"),
+    responses((status = 200, description = "counted (unknown or hidden skills count nowhere)", body = OkResponse)))]
+pub async fn install_telemetry(
     State(state): State<AppState>,
     RequireUser(user): RequireUser,
     AppJson(body): AppJson<InstallReport>,
@@ -297,7 +330,13 @@ async fn legacy_skill(
 }
 
 /// Soft-deletes a skill with the same rules as `DELETE /api/v1/skills/{slug}`.
-async fn delete_skill(
+#[utoipa::path(post, path = "/api/cli/skill/delete", tag = "legacy",
+    request_body(content = LegacyDeleteRequest, content_type = "application/json"),
+    responses((status = 200, description = "deleted", body = OkResponse),
+              (status = 400, description = "`Missing slug`, or a version given", body = String, content_type = "text/plain"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn delete_skill(
     State(state): State<AppState>,
     RequireUser(user): RequireUser,
     AppBytes(body): AppBytes,
@@ -308,7 +347,13 @@ async fn delete_skill(
 }
 
 /// Restores a skill with the same rules as `POST /api/v1/skills/{slug}/undelete`.
-async fn undelete_skill(
+#[utoipa::path(post, path = "/api/cli/skill/undelete", tag = "legacy",
+    request_body(content = LegacyDeleteRequest, content_type = "application/json"),
+    responses((status = 200, description = "restored", body = OkResponse),
+              (status = 400, description = "`Missing slug`, or a version given", body = String, content_type = "text/plain"),
+              (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
+pub async fn undelete_skill(
     State(state): State<AppState>,
     RequireUser(user): RequireUser,
     AppBytes(body): AppBytes,

@@ -45,6 +45,7 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
     // The package routes are served by catch-alls (scoped names), so their paths are
     // described by a derived document rather than by the router.
     document.merge(<packages::PackagesApi as utoipa::OpenApi>::openapi());
+    document.merge(<legacy::LegacyApi as utoipa::OpenApi>::openapi());
     OpenApiRouter::with_openapi(document)
         .routes(routes!(skills::search_skills))
         .routes(routes!(skills::list_skills, publish::publish_skill))

@@ -13,7 +13,7 @@ use axum::body::{Body, Bytes, HttpBody as _};
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 use tokio::io::AsyncWriteExt as _;
 
@@ -39,6 +39,10 @@ const TICKET_MISMATCH: &str = "ClawPack upload ticket does not match this publis
 
 /// `POST /api/cli/upload-url`: a staged ClawPack ticket, or a skill file ticket when the
 /// body declares a file.
+#[utoipa::path(post, path = "/api/cli/upload-url", tag = "legacy",
+    request_body(content = Option<crate::routes::publish::UploadUrlRequest>, description = "none (or `{}`) for a staged ClawPack; a file declaration for a skill file", content_type = "application/json"),
+    responses((status = 200, description = "where to upload", body = crate::routes::publish::UploadUrlResponse),
+              (status = 400, description = "invalid declaration", body = String, content_type = "text/plain")))]
 pub async fn create_upload_url(
     State(state): State<AppState>,
     RequireUser(user): RequireUser,
@@ -49,7 +53,7 @@ pub async fn create_upload_url(
         .await
         .map_err(|rejection| AppError::BadRequest(rejection.body_text()))?;
     let declared: Value =
-        crate::extract::optional_body::<Option<Value>>(&body)?.unwrap_or(json!({}));
+        crate::extract::optional_body::<Option<Value>>(&body)?.unwrap_or(Value::Null);
     if declared.get("path").is_some() {
         return crate::routes::publish::create_upload_url(
             State(state),
@@ -75,14 +79,21 @@ pub async fn create_upload_url(
         })
         .await?;
     let upload_url = format!("{}/api/cli/upload/{ticket}", base_url(&state, &headers));
-    Ok(json_ok(
-        json!({ "uploadUrl": upload_url, "uploadTicket": ticket }),
-    ))
+    Ok(json_ok(crate::routes::publish::UploadUrlResponse {
+        upload_url,
+        upload_ticket: ticket,
+    }))
 }
 
 /// `POST /api/cli/upload/{ticket}`: the raw tarball of a staged ClawPack → `{storageId}`.
 ///
 /// The ticket is the credential (the CLI sends no token here), usable once, for an hour.
+#[utoipa::path(post, path = "/api/cli/upload/{ticket}", tag = "legacy",
+    params(("ticket" = String, Path, description = "upload ticket")),
+    request_body(content = Vec<u8>, description = "the `npm pack` tarball", content_type = "application/octet-stream"),
+    responses((status = 200, description = "the stored tarball", body = crate::routes::publish::UploadResponse),
+              (status = 400, description = "ticket missing, used or expired", body = String, content_type = "text/plain"),
+              (status = 413, description = "over 120 MB", body = String, content_type = "text/plain")))]
 pub async fn upload_clawpack(
     State(state): State<AppState>,
     AppPath(ticket): AppPath<String>,
@@ -166,7 +177,9 @@ pub async fn upload_clawpack(
     {
         return Err(AppError::bad_request(TICKET_UNUSABLE));
     }
-    Ok(json_ok(json!({ "storageId": sha256 })))
+    Ok(json_ok(crate::routes::publish::UploadResponse {
+        storage_id: sha256,
+    }))
 }
 
 /// The tarball a publish names by `clawpack=<storageId>` and `clawpackUploadTicket`:

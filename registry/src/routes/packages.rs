@@ -8,8 +8,6 @@
 //! path. Handlers extract, authorize, call the domain ([`crate::packages`]) and the
 //! store, and render; every error is plain text.
 
-use std::collections::BTreeMap;
-
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request, State};
@@ -26,23 +24,21 @@ use crate::db::package_store::{
 };
 use crate::error::{AppError, AppResult};
 use crate::extract::Params;
-use crate::packages::name::{PackageName, split_name_path};
+use crate::packages::lifecycle::{
+    self, PACKAGE_NOT_FOUND, TransferRequest, VERSION_NOT_FOUND, tags_of,
+};
+use crate::packages::name::split_name_path;
 use crate::packages::publish::{self, PreparedRelease, PublishError, Upload};
-use crate::packages::scan::PackageScan;
+use crate::packages::views;
 use crate::policy::{self, PackageAction};
+use crate::routes::lifecycle::OkResponse;
 use crate::routes::{base_url, json_ok, package_uploads};
 
 /// Largest multipart publish body, as the reference registry allows.
 pub const MAX_MULTIPART_BYTES: usize = 18 * 1024 * 1024;
 const MULTIPART_TOO_LARGE: &str = "Package upload exceeds 18MB multipart upload limit";
-const PACKAGE_NOT_FOUND: &str = "Package not found";
-/// Longest transfer reason kept.
-const MAX_REASON_CHARS: usize = 1000;
-const VERSION_NOT_FOUND: &str = "Version not found";
 /// A withdrawn release, on every read of it (as for a withdrawn skill version).
 const VERSION_WITHDRAWN: &str = "Version not available";
-const LATEST_RELEASE: &str =
-    "Publish a replacement version before deleting the current latest version.";
 const MALICIOUS_BLOCK: &str =
     "Blocked: this package release has been flagged as malicious and cannot be downloaded.";
 
@@ -88,99 +84,6 @@ pub(crate) async fn readable_package(
     }
 }
 
-fn parse_json_column(text: Option<&str>) -> Value {
-    text.and_then(|text| serde_json::from_str(text).ok())
-        .unwrap_or(Value::Null)
-}
-
-fn tags_of(package: &PackageRow) -> BTreeMap<String, String> {
-    serde_json::from_str(&package.tags_json).unwrap_or_default()
-}
-
-fn scan_of(release: &ReleaseRow) -> Option<PackageScan> {
-    serde_json::from_str(&release.scan_json).ok()
-}
-
-/// URLs of a release's artifact.
-struct ArtifactUrls {
-    download: String,
-    tarball: Option<String>,
-    legacy: String,
-}
-
-fn artifact_urls(base: &str, package: &PackageRow, release: &ReleaseRow) -> ArtifactUrls {
-    let path = PackageName::parse(&package.name)
-        .map(|name| name.url_path())
-        .unwrap_or_else(|_| package.name.clone());
-    let version = &release.version;
-    let tarball = release
-        .install_fields_json
-        .is_some()
-        .then(|| format!("{base}/api/npm/{path}/-/{}", release.tarball_name));
-    ArtifactUrls {
-        download: tarball.clone().unwrap_or_else(|| {
-            format!("{base}/api/v1/packages/{path}/versions/{version}/artifact/download")
-        }),
-        tarball,
-        legacy: format!("{base}/api/v1/packages/{path}/download?version={version}"),
-    }
-}
-
-fn artifact_json(base: &str, package: &PackageRow, release: &ReleaseRow) -> Value {
-    let urls = artifact_urls(base, package, release);
-    let mut artifact = json!({
-        "kind": "npm-pack",
-        "sha256": release.artifact_sha256,
-        "size": release.artifact_size,
-        "format": "tgz",
-        "npmIntegrity": release.integrity,
-        "npmShasum": release.shasum,
-        "npmTarballName": release.tarball_name,
-        "npmUnpackedSize": release.unpacked_size,
-        "npmFileCount": release.file_count,
-        "downloadUrl": urls.download,
-        "legacyDownloadUrl": urls.legacy,
-    });
-    if let Some(tarball) = urls.tarball {
-        artifact["tarballUrl"] = Value::String(tarball);
-    }
-    artifact
-}
-
-fn package_header(package: &PackageRow) -> Value {
-    json!({
-        "name": package.name,
-        "displayName": package.display_name,
-        "family": package.family,
-    })
-}
-
-fn list_item(package: &PackageRow) -> Value {
-    json!({
-        "name": package.name,
-        "displayName": package.display_name,
-        "family": package.family,
-        "runtimeId": null,
-        "channel": package.channel,
-        "isOfficial": package.channel == "official",
-        "summary": package.summary,
-        "icon": null,
-        "ownerHandle": package.owner_handle,
-        "createdAt": package.created_at,
-        "updatedAt": package.updated_at,
-        "latestVersion": package.latest_version,
-        "categories": serde_json::from_str::<Value>(&package.categories_json).unwrap_or(json!([])),
-        "topics": serde_json::from_str::<Value>(&package.topics_json).unwrap_or(json!([])),
-        "verificationTier": null,
-        "stats": {
-            "downloads": package.downloads,
-            "installs": package.installs,
-            "stars": 0,
-            "versions": package.versions_count,
-        },
-    })
-}
-
 /// Writes the download counts gathered in memory, so reads show them.
 async fn flush_downloads(state: &AppState, counts: Vec<(i64, i64)>) {
     for (package_id, count) in counts {
@@ -203,8 +106,8 @@ pub(crate) fn count_download(state: &AppState, package_id: i64) {
 
 /// Publishes a package release (multipart `payload` plus `clawpack` or `files` parts).
 #[utoipa::path(post, path = "/api/v1/packages", tag = "packages",
-    request_body(content = String, description = "multipart: `payload` (JSON `{name, displayName?, ownerHandle?, family, version, changelog, channel?, tags?, categories?, topics?, source?, bundle?}`) and one `clawpack` part (an `npm pack` .tgz) or `files` parts", content_type = "multipart/form-data"),
-    responses((status = 200, description = "`{ok, packageId, releaseId, publicationStatus}`", content_type = "application/json"),
+    request_body(content = MultipartPackagePublish, description = "a `payload` part and one `clawpack` part (an `npm pack` .tgz) or `files` parts", content_type = "multipart/form-data"),
+    responses((status = 200, description = "the new release", body = views::PackagePublished),
               (status = 400, description = "invalid payload, tarball or package.json", body = String, content_type = "text/plain"),
               (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
               (status = 403, description = "the name belongs to another publisher", body = String, content_type = "text/plain"),
@@ -454,8 +357,8 @@ async fn store_release(
         family: prepared.family.as_str().to_owned(),
         channel: prepared.channel.clone(),
         summary: prepared.summary.clone(),
-        categories_json: json!(prepared.categories).to_string(),
-        topics_json: json!(prepared.topics).to_string(),
+        categories_json: json_text(&serde_json::to_value(&prepared.categories).unwrap_or_default()),
+        topics_json: json_text(&serde_json::to_value(&prepared.topics).unwrap_or_default()),
         publisher_id: user.id,
         tags: prepared.tags.clone(),
         release,
@@ -465,15 +368,15 @@ async fn store_release(
         PublishedRelease::Published {
             package_id,
             release_id,
-        } => Ok(json_ok(json!({
-            "ok": true,
-            "packageId": package_id.to_string(),
-            "releaseId": release_id.to_string(),
-            "publicationStatus": "published",
-            "name": name,
-            "version": version,
-            "scanStatus": prepared.scan.status.as_str(),
-        }))),
+        } => Ok(json_ok(views::PackagePublished {
+            ok: true,
+            package_id: package_id.to_string(),
+            release_id: release_id.to_string(),
+            publication_status: "published".into(),
+            name,
+            version,
+            scan_status: prepared.scan.status.as_str().to_owned(),
+        })),
         PublishedRelease::VersionExists => Err(version_exists(&name, &version)),
         PublishedRelease::NotOwner => Err(AppError::Forbidden("Forbidden".into())),
         PublishedRelease::Deleted => Err(AppError::Conflict(format!(
@@ -536,7 +439,7 @@ async fn read_package(
 /// One package: `{package, owner}`.
 #[utoipa::path(get, path = "/api/v1/packages/{name}", tag = "packages",
     params(("name" = String, Path, description = "package name; scoped names as one encoded segment (`%40owner%2Fname`)")),
-    responses((status = 200, description = "`{package: {name, displayName, family, channel, isOfficial, summary, ownerHandle, createdAt, updatedAt, latestVersion, tags, compatibility, artifact, scanStatus, stats}, owner}`", content_type = "application/json"),
+    responses((status = 200, description = "the package, its latest release and owner", body = views::PackageResponse),
               (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
 pub async fn get_package(
     state: &AppState,
@@ -549,47 +452,7 @@ pub async fn get_package(
         Some(version) => state.store.find_release(package.id, version).await?,
         None => None,
     };
-    let mut body = list_item(&package);
-    body["tags"] = json!(tags_of(&package));
-    if let Some(release) = &latest {
-        body["compatibility"] = parse_json_column(release.compatibility_json.as_deref());
-        body["scanStatus"] = Value::String(release.scan_status.clone());
-        body["artifact"] = json!({
-            "kind": "npm-pack",
-            "sha256": release.artifact_sha256,
-            "size": release.artifact_size,
-            "format": "tgz",
-            "npmIntegrity": release.integrity,
-            "npmShasum": release.shasum,
-            "npmTarballName": release.tarball_name,
-            "npmUnpackedSize": release.unpacked_size,
-            "npmFileCount": release.file_count,
-        });
-        body["verification"] = verification(release);
-    } else {
-        body["compatibility"] = Value::Null;
-        body["scanStatus"] = Value::String("not-run".into());
-    }
-    Ok(json_ok(json!({
-        "package": body,
-        "owner": {
-            "handle": package.owner_handle,
-            "displayName": package.owner_display_name,
-            "image": package.owner_image,
-        },
-    })))
-}
-
-fn verification(release: &ReleaseRow) -> Value {
-    let source = parse_json_column(release.source_json.as_deref());
-    let has_source = source.get("repo").is_some() && source.get("commit").is_some();
-    json!({
-        "tier": if has_source { "source-linked" } else { "structural" },
-        "scope": "artifact-only",
-        "sourceRepo": source.get("repo"),
-        "sourceCommit": source.get("commit"),
-        "scanStatus": release.scan_status,
-    })
+    Ok(json_ok(views::package_response(&package, latest.as_ref())))
 }
 
 /// Versions of a package, newest first: `{items: [{version, createdAt, changelog, distTags}], nextCursor}`.
@@ -597,7 +460,7 @@ fn verification(release: &ReleaseRow) -> Value {
     params(("name" = String, Path, description = "package name"),
            ("limit" = Option<i64>, Query, description = "page size, 1-100 (default 25)"),
            ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page")),
-    responses((status = 200, description = "a page of versions", content_type = "application/json"),
+    responses((status = 200, description = "a page of versions", body = views::ReleasePage),
               (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
 pub async fn list_versions(
     state: &AppState,
@@ -623,28 +486,17 @@ pub async fn list_versions(
     let next_cursor = (page.len() > limit)
         .then(|| page[limit - 1])
         .map(|last| format!("{}.{}", last.created_at, last.id));
-    let items: Vec<Value> = page
+    let items = page
         .iter()
         .take(limit)
-        .map(|release| {
-            json!({
-                "version": release.version,
-                "createdAt": release.created_at,
-                "changelog": release.changelog,
-                "distTags": dist_tags_of(&tags, &release.version),
-            })
+        .map(|release| views::ReleaseItem {
+            version: release.version.clone(),
+            created_at: release.created_at,
+            changelog: release.changelog.clone(),
+            dist_tags: views::dist_tags_of(&tags, &release.version),
         })
         .collect();
-    Ok(json_ok(
-        json!({ "items": items, "nextCursor": next_cursor }),
-    ))
-}
-
-fn dist_tags_of(tags: &BTreeMap<String, String>, version: &str) -> Vec<String> {
-    tags.iter()
-        .filter(|(_, tagged)| tagged.as_str() == version)
-        .map(|(tag, _)| tag.clone())
-        .collect()
+    Ok(json_ok(views::ReleasePage { items, next_cursor }))
 }
 
 async fn find_release(
@@ -668,7 +520,7 @@ async fn find_release(
 /// One version with its files, compatibility, artifact and scan.
 #[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}", tag = "packages",
     params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
-    responses((status = 200, description = "`{package: {name, displayName, family}, version: {version, createdAt, changelog, distTags, files, compatibility, artifact, staticScan}}`", content_type = "application/json"),
+    responses((status = 200, description = "the release with its files, artifact and scan", body = views::ReleaseResponse),
               (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
 pub async fn get_version(
     state: &AppState,
@@ -678,34 +530,13 @@ pub async fn get_version(
     base: &str,
 ) -> AppResult<Response> {
     let (package, release) = find_release(state, name, version, caller).await?;
-    let scan = scan_of(&release);
-    Ok(json_ok(json!({
-        "package": package_header(&package),
-        "version": {
-            "version": release.version,
-            "createdAt": release.created_at,
-            "changelog": release.changelog,
-            "distTags": dist_tags_of(&tags_of(&package), &release.version),
-            "files": parse_json_column(Some(&release.files_json)),
-            "compatibility": parse_json_column(release.compatibility_json.as_deref()),
-            "verification": verification(&release),
-            "artifact": artifact_json(base, &package, &release),
-            "sha256hash": null,
-            "staticScan": scan.map(|scan| json!({
-                "status": scan.status.as_str(),
-                "reasonCodes": scan.reason_codes,
-                "findings": scan.findings,
-                "summary": scan.overview,
-                "engineVersion": scan.engine,
-            })),
-        },
-    })))
+    Ok(json_ok(views::release_response(base, &package, &release)))
 }
 
 /// Artifact information: format, size, digests, file list and download URLs.
 #[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}/artifact", tag = "packages",
     params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
-    responses((status = 200, description = "`{package, version, artifact: {kind, sha256, size, format, npmIntegrity, npmShasum, npmTarballName, npmUnpackedSize, npmFileCount, downloadUrl, tarballUrl, legacyDownloadUrl}, files}`", content_type = "application/json"),
+    responses((status = 200, description = "the artifact, its URLs and files", body = views::ArtifactResponse),
               (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
 pub async fn get_artifact(
     state: &AppState,
@@ -715,18 +546,18 @@ pub async fn get_artifact(
     base: &str,
 ) -> AppResult<Response> {
     let (package, release) = find_release(state, name, version, caller).await?;
-    Ok(json_ok(json!({
-        "package": package_header(&package),
-        "version": release.version,
-        "artifact": artifact_json(base, &package, &release),
-        "files": parse_json_column(Some(&release.files_json)),
-    })))
+    Ok(json_ok(views::ArtifactResponse {
+        package: views::header(&package),
+        version: release.version.clone(),
+        artifact: views::artifact_with_urls(base, &package, &release),
+        files: views::files_of(&release),
+    }))
 }
 
 /// The security report of a release: trust decision, overview and scan findings.
 #[utoipa::path(get, path = "/api/v1/packages/{name}/versions/{version}/security", tag = "packages",
     params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
-    responses((status = 200, description = "`{package, version, release: {releaseId, version, artifactKind, artifactSha256, npmIntegrity, npmShasum, npmTarballName, createdAt}, trust: {scanStatus, moderationState, blockedFromDownload, reasons, pending, stale}, overview, securityAuditUrl, scan}`", content_type = "application/json"),
+    responses((status = 200, description = "trust decision, overview and scan findings", body = views::SecurityResponse),
               (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
 pub async fn get_security(
     state: &AppState,
@@ -736,66 +567,7 @@ pub async fn get_security(
     base: &str,
 ) -> AppResult<Response> {
     let (package, release) = find_release(state, name, version, caller).await?;
-    let scan = scan_of(&release);
-    let freshness = crate::packages::scan::freshness(scan.as_ref());
-    // Without a readable stored scan the release counts as not scanned yet, whatever the
-    // status column says; the installer then warns instead of calling it clean.
-    let status = if freshness.pending {
-        "not-run"
-    } else {
-        release.scan_status.as_str()
-    };
-    let blocked = status == "malicious";
-    let mut reasons = Vec::new();
-    if status != "clean" && status != "not-run" {
-        reasons.push(format!("scan:{status}"));
-    }
-    if freshness.pending {
-        reasons.push("scan:pending".to_owned());
-    }
-    if freshness.stale {
-        reasons.push("scan:stale".to_owned());
-    }
-    if blocked {
-        reasons.push("package:malicious".to_owned());
-    }
-    let path = PackageName::parse(&package.name)
-        .map(|name| name.url_path())
-        .unwrap_or_else(|_| package.name.clone());
-    Ok(json_ok(json!({
-        "package": package_header(&package),
-        "version": release.version,
-        "release": {
-            "releaseId": release.id.to_string(),
-            "version": release.version,
-            "artifactKind": "npm-pack",
-            "artifactSha256": release.artifact_sha256,
-            "npmIntegrity": release.integrity,
-            "npmShasum": release.shasum,
-            "npmTarballName": release.tarball_name,
-            "createdAt": release.created_at,
-        },
-        "trust": {
-            "scanStatus": status,
-            "moderationState": if blocked { "quarantined" } else { "approved" },
-            "blockedFromDownload": blocked,
-            "reasons": reasons,
-            "pending": freshness.pending,
-            "stale": freshness.stale,
-        },
-        "overview": scan.as_ref().map_or_else(
-            || format!("Static scan result: {status}."),
-            |scan| scan.overview.clone(),
-        ),
-        "securityAuditUrl": format!("{base}/api/v1/packages/{path}/versions/{}/security", release.version),
-        "scan": scan.map(|scan| json!({
-            "engine": scan.engine,
-            "status": scan.status.as_str(),
-            "reasonCodes": scan.reason_codes,
-            "findings": scan.findings,
-            "filesScanned": scan.files_scanned,
-        })),
-    })))
+    Ok(json_ok(views::security_response(base, &package, &release)))
 }
 
 /// The exact tarball bytes of a release.
@@ -927,7 +699,7 @@ pub(crate) async fn artifact_response(
     params(("q" = String, Query, description = "words to find in name, display name or summary"),
            ("limit" = Option<i64>, Query, description = "1-100, default 25"),
            ("family" = Option<String>, Query, description = "`code-plugin`, `bundle-plugin` or `skill`")),
-    responses((status = 200, description = "`{results: [{score, package}]}`", content_type = "application/json"),
+    responses((status = 200, description = "hits, best first", body = views::PackageSearchResponse),
               (status = 400, description = "invalid `limit` or `family`", body = String, content_type = "text/plain")))]
 pub async fn search_packages(State(state): State<AppState>, params: Params) -> AppResult<Response> {
     let family = family_param(&params)?;
@@ -956,11 +728,14 @@ pub async fn search_packages(State(state): State<AppState>, params: Params) -> A
         .map(|package| (search_score(package, &terms, &query), package))
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let results: Vec<Value> = scored
+    let results = scored
         .into_iter()
-        .map(|(score, package)| json!({ "score": score, "package": list_item(package) }))
+        .map(|(score, package)| views::PackageSearchHit {
+            score,
+            package: views::list_item(package),
+        })
         .collect();
-    Ok(json_ok(json!({ "results": results })))
+    Ok(json_ok(views::PackageSearchResponse { results }))
 }
 
 /// Relevance: an exact name beats a name match, which beats display name and summary.
@@ -1003,7 +778,7 @@ fn family_param(params: &Params) -> AppResult<Option<String>> {
     params(("limit" = Option<i64>, Query, description = "1-100, default 25"),
            ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page"),
            ("family" = Option<String>, Query, description = "`code-plugin`, `bundle-plugin` or `skill`")),
-    responses((status = 200, description = "`{items: [package], nextCursor}`; `nextCursor` is null on the last page", content_type = "application/json"),
+    responses((status = 200, description = "a page of packages", body = views::PackagePage),
               (status = 400, description = "invalid `limit`, `family` or `cursor`", body = String, content_type = "text/plain")))]
 pub async fn list_packages(State(state): State<AppState>, params: Params) -> AppResult<Response> {
     let family = family_param(&params)?;
@@ -1035,10 +810,8 @@ pub async fn list_packages(State(state): State<AppState>, params: Params) -> App
         })),
         _ => None,
     };
-    let items: Vec<Value> = rows.iter().map(list_item).collect();
-    Ok(json_ok(
-        json!({ "items": items, "nextCursor": next_cursor }),
-    ))
+    let items = rows.iter().map(views::list_item).collect();
+    Ok(json_ok(views::PackagePage { items, next_cursor }))
 }
 
 /// An opaque cursor: the keyset of the last row, as base64url JSON.
@@ -1061,7 +834,7 @@ fn decode_package_cursor(cursor: &str) -> Option<PackageSeek> {
 /// Soft-deletes a package: it vanishes from every public surface, npm included.
 #[utoipa::path(delete, path = "/api/v1/packages/{name}", tag = "packages",
     params(("name" = String, Path, description = "package name")),
-    responses((status = 200, description = "`{ok: true}`", content_type = "application/json"),
+    responses((status = 200, description = "`{ok: true}`", body = OkResponse),
               (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
               (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
@@ -1096,40 +869,13 @@ pub async fn delete_package(
             )));
         }
     }
-    let package = managed_package(&state, &user, &name, PackageAction::DeleteOrRestore).await?;
-    if package.deleted_at.is_some() {
-        return Err(AppError::not_found(PACKAGE_NOT_FOUND));
-    }
-    let now = chrono::Utc::now().timestamp_millis();
-    let event = package_event(&user, "package.delete", &package, now)
-        .from(json!({ "deleted": false }))
-        .to(json!({ "deleted": true }));
-    state
-        .store
-        .set_package_deleted(package.id, Some(now), now, &event.into_row())
-        .await?;
-    Ok(json_ok(json!({ "ok": true })))
+    lifecycle::delete(&*state.store, &user, &name).await?;
+    Ok(ok())
 }
 
-async fn managed_package(
-    state: &AppState,
-    user: &User,
-    name: &str,
-    action: PackageAction,
-) -> AppResult<PackageRow> {
-    let package = state
-        .store
-        .find_package(name)
-        .await?
-        .ok_or_else(|| AppError::not_found(PACKAGE_NOT_FOUND))?;
-    if !policy::may_package(Some(user), action, package.owner_id) {
-        // A deleted or private package is not revealed to someone who cannot manage it.
-        if package.deleted_at.is_some() || package.channel == "private" {
-            return Err(AppError::not_found(PACKAGE_NOT_FOUND));
-        }
-        return Err(AppError::Forbidden("Forbidden".into()));
-    }
-    Ok(package)
+/// `{ "ok": true }`.
+fn ok() -> Response {
+    json_ok(OkResponse { ok: true })
 }
 
 /// Every POST under `/api/v1/packages/{name}`: `undelete` and `transfer`.
@@ -1156,20 +902,12 @@ async fn post_package(
 /// Restores a deleted package.
 #[utoipa::path(post, path = "/api/v1/packages/{name}/undelete", tag = "packages",
     params(("name" = String, Path, description = "package name")),
-    responses((status = 200, description = "`{ok: true}`", content_type = "application/json"),
+    responses((status = 200, description = "`{ok: true}`", body = OkResponse),
               (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
 pub async fn undelete_package(state: &AppState, user: &User, name: &str) -> AppResult<Response> {
-    let package = managed_package(state, user, name, PackageAction::DeleteOrRestore).await?;
-    let now = chrono::Utc::now().timestamp_millis();
-    let event = package_event(user, "package.undelete", &package, now)
-        .from(json!({ "deleted": true }))
-        .to(json!({ "deleted": false }));
-    state
-        .store
-        .set_package_deleted(package.id, None, now, &event.into_row())
-        .await?;
-    Ok(json_ok(json!({ "ok": true })))
+    lifecycle::undelete(&*state.store, user, name).await?;
+    Ok(ok())
 }
 
 /// Withdraws one release: it leaves every read (version lists, the packument, downloads
@@ -1178,7 +916,7 @@ pub async fn undelete_package(state: &AppState, user: &User, name: &str) -> AppR
 /// removed, since they would point at nothing.
 #[utoipa::path(delete, path = "/api/v1/packages/{name}/versions/{version}", tag = "packages",
     params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
-    responses((status = 200, description = "`{ok: true}` (also when it was withdrawn already)", content_type = "application/json"),
+    responses((status = 200, description = "`{ok: true}` (also when it was withdrawn already)", body = OkResponse),
               (status = 400, description = "`Publish a replacement version before deleting the current latest version.`", body = String, content_type = "text/plain"),
               (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
@@ -1188,40 +926,14 @@ pub async fn withdraw_release(
     name: &str,
     version: &str,
 ) -> AppResult<Response> {
-    let (package, release) = managed_release(state, user, name, version).await?;
-    if release.withdrawn_at.is_some() {
-        return Ok(json_ok(json!({ "ok": true })));
-    }
-    if package.latest_version.as_deref() == Some(version) {
-        return Err(AppError::BadRequest(LATEST_RELEASE.into()));
-    }
-    let mut tags = tags_of(&package);
-    let dropped: Vec<String> = tags
-        .iter()
-        .filter(|(_, tagged)| tagged.as_str() == version)
-        .map(|(tag, _)| tag.clone())
-        .collect();
-    tags.retain(|_, tagged| tagged.as_str() != version);
-    let now = chrono::Utc::now().timestamp_millis();
-    let event = package_event(user, "package.version.withdraw", &package, now)
-        .from(json!({ "version": version, "withdrawn": false }))
-        .to(json!({ "version": version, "withdrawn": true, "droppedTags": dropped }));
-    state
-        .store
-        .set_release_withdrawn(
-            release.id,
-            Some((now, user.id)),
-            &json!(tags).to_string(),
-            &event.into_row(),
-        )
-        .await?;
-    Ok(json_ok(json!({ "ok": true })))
+    lifecycle::withdraw_release(&*state.store, user, name, version).await?;
+    Ok(ok())
 }
 
 /// Restores a withdrawn release (its tags are not restored: tag it again by publishing).
 #[utoipa::path(post, path = "/api/v1/packages/{name}/versions/{version}/restore", tag = "packages",
     params(("name" = String, Path, description = "package name"), ("version" = String, Path, description = "semver version")),
-    responses((status = 200, description = "`{ok: true}` (also when it was not withdrawn)", content_type = "application/json"),
+    responses((status = 200, description = "`{ok: true}` (also when it was not withdrawn)", body = OkResponse),
               (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
 pub async fn restore_release(
@@ -1230,75 +942,33 @@ pub async fn restore_release(
     name: &str,
     version: &str,
 ) -> AppResult<Response> {
-    let (package, release) = managed_release(state, user, name, version).await?;
-    if release.withdrawn_at.is_none() {
-        return Ok(json_ok(json!({ "ok": true })));
-    }
-    let now = chrono::Utc::now().timestamp_millis();
-    let event = package_event(user, "package.version.restore", &package, now)
-        .from(json!({ "version": version, "withdrawn": true }))
-        .to(json!({ "version": version, "withdrawn": false }));
-    state
-        .store
-        .set_release_withdrawn(
-            release.id,
-            None,
-            &json!(tags_of(&package)).to_string(),
-            &event.into_row(),
-        )
-        .await?;
-    Ok(json_ok(json!({ "ok": true })))
+    lifecycle::restore_release(&*state.store, user, name, version).await?;
+    Ok(ok())
 }
 
-/// A release of a live package the caller manages, withdrawn or not.
-async fn managed_release(
-    state: &AppState,
-    user: &User,
-    name: &str,
-    version: &str,
-) -> AppResult<(PackageRow, ReleaseRow)> {
-    let package = managed_package(state, user, name, PackageAction::DeleteOrRestore).await?;
-    if package.deleted_at.is_some() {
-        return Err(AppError::not_found(PACKAGE_NOT_FOUND));
-    }
-    let release = state
-        .store
-        .find_release(package.id, version)
-        .await?
-        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?;
-    Ok((package, release))
-}
-
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TransferRequest {
-    to_owner: String,
-    /// Why, kept in the transfer's audit row.
-    reason: Option<String>,
-}
-
-/// The audit event of a change to a package by `user`.
-fn package_event(
-    user: &User,
-    action: &str,
-    package: &PackageRow,
-    now: i64,
-) -> crate::audit::AuditEvent {
-    crate::audit::AuditEvent::new(
-        Some(user),
-        action,
-        crate::audit::TargetKind::Package,
-        Some(package.id),
-        package.name.clone(),
-    )
-    .at(now)
+/// A package publish form (described for clients; the parts are read as they stream in).
+#[derive(Debug, Clone, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct MultipartPackagePublish {
+    /// A [`publish::PublishPayload`] as JSON text (UTF-8).
+    #[schema(value_type = publish::PublishPayload)]
+    pub payload: String,
+    /// An `npm pack` tarball (filename ending in `.tgz`), or the storage id of one staged
+    /// through `POST /api/cli/upload-url` (then with `clawpackUploadTicket`).
+    #[schema(value_type = Option<String>, format = Binary)]
+    pub clawpack: Option<Vec<u8>>,
+    /// The ticket of a staged clawpack.
+    pub clawpack_upload_ticket: Option<String>,
+    /// Instead of a clawpack: one part per file, its filename the relative path.
+    #[schema(value_type = Option<Vec<String>>, format = Binary)]
+    pub files: Option<Vec<Vec<u8>>>,
 }
 
 /// Gives a package to another publisher at once.
 #[utoipa::path(post, path = "/api/v1/packages/{name}/transfer", tag = "packages",
     params(("name" = String, Path, description = "package name")),
-    request_body(content = String, description = "`{toOwner, reason?}`", content_type = "application/json"),
-    responses((status = 200, description = "`{ok, packageId, name, ownerUserId, channel, isOfficial}`", content_type = "application/json"),
+    request_body(content = TransferRequest, content_type = "application/json"),
+    responses((status = 200, description = "the package, now with its new owner", body = views::PackageTransferred),
               (status = 400, description = "unknown recipient, or a scoped name that cannot leave its scope", body = String, content_type = "text/plain"),
               (status = 403, description = "`Forbidden`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Package not found`", body = String, content_type = "text/plain")))]
@@ -1310,59 +980,15 @@ pub async fn transfer_package(
 ) -> AppResult<Response> {
     let request: TransferRequest = serde_json::from_slice(body)
         .map_err(|error| AppError::BadRequest(format!("Invalid transfer request: {error}")))?;
-    let package = managed_package(state, user, name, PackageAction::Transfer).await?;
-    if package.deleted_at.is_some() {
-        return Err(AppError::not_found(PACKAGE_NOT_FOUND));
-    }
-    if package.family == "skill" {
-        return Err(AppError::bad_request(
-            "Skill packages must use the skills transfer flow",
-        ));
-    }
-    let handle = request
-        .to_owner
-        .trim()
-        .trim_start_matches('@')
-        .to_lowercase();
-    if let Ok(parsed) = PackageName::parse(&package.name)
-        && let Some(scope) = parsed.scope()
-        && scope != handle
-    {
-        return Err(AppError::BadRequest(format!(
-            "Package scope \"@{scope}\" can only be transferred to publisher \"@{scope}\"."
-        )));
-    }
-    let recipient = state
-        .store
-        .find_user(&handle)
-        .await?
-        .ok_or_else(|| AppError::BadRequest(format!("Publisher \"@{handle}\" not found.")))?;
-    let now = chrono::Utc::now().timestamp_millis();
-    let reason = request
-        .reason
-        .as_deref()
-        .map(str::trim)
-        .filter(|reason| !reason.is_empty());
-    if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
-        return Err(AppError::BadRequest(format!(
-            "reason must be at most {MAX_REASON_CHARS} characters"
-        )));
-    }
-    let event = package_event(user, "package.transfer", &package, now)
-        .from(json!({ "owner": package.owner_handle }))
-        .to(json!({ "owner": recipient.handle, "reason": reason }));
-    state
-        .store
-        .transfer_package(package.id, recipient.id, now, &event.into_row())
-        .await?;
-    Ok(json_ok(json!({
-        "ok": true,
-        "packageId": package.id.to_string(),
-        "name": package.name,
-        "ownerUserId": recipient.id.to_string(),
-        "channel": package.channel,
-        "isOfficial": package.channel == "official",
-    })))
+    let moved = lifecycle::transfer(&*state.store, user, name, &request).await?;
+    Ok(json_ok(views::PackageTransferred {
+        ok: true,
+        package_id: moved.package.id.to_string(),
+        name: moved.package.name,
+        owner_user_id: moved.recipient.id.to_string(),
+        is_official: moved.package.channel == "official",
+        channel: moved.package.channel,
+    }))
 }
 
 /// The JSON object of install fields, for the npm surface.

@@ -9,7 +9,9 @@ use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::auth::RequireUser;
@@ -31,8 +33,8 @@ fn payload_error(field: &str, problem: &str) -> AppError {
 
 /// Asks for an upload ticket for one file.
 #[utoipa::path(post, path = "/api/v1/skills/-/upload-url", tag = "publish",
-    request_body(content = String, description = "`{path, size, sha256, contentType?}`", content_type = "application/json"),
-    responses((status = 200, description = "`{uploadUrl, uploadTicket}`", content_type = "application/json"),
+    request_body(content = UploadUrlRequest, description = "the file about to be uploaded", content_type = "application/json"),
+    responses((status = 200, description = "where to upload it", body = UploadUrlResponse),
               (status = 400, description = "invalid declaration", body = String, content_type = "text/plain"),
               (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain")))]
 pub async fn create_upload_url(
@@ -41,6 +43,8 @@ pub async fn create_upload_url(
     headers: HeaderMap,
     AppJson(body): AppJson<Value>,
 ) -> AppResult<Response> {
+    // Read field by field rather than as an `UploadUrlRequest`, so that each bad field
+    // gets the message the CLI's users know.
     let path = body
         .get("path")
         .and_then(Value::as_str)
@@ -78,16 +82,17 @@ pub async fn create_upload_url(
         "{}/api/v1/skills/-/upload/{ticket}",
         base_url(&state, &headers)
     );
-    Ok(json_ok(
-        json!({ "uploadUrl": upload_url, "uploadTicket": ticket }),
-    ))
+    Ok(json_ok(UploadUrlResponse {
+        upload_url,
+        upload_ticket: ticket,
+    }))
 }
 
 /// Receives the bytes of one ticket.
 #[utoipa::path(post, path = "/api/v1/skills/-/upload/{ticket}", tag = "publish",
     params(("ticket" = String, Path, description = "upload ticket")),
     request_body(content = Vec<u8>, description = "raw file bytes", content_type = "application/octet-stream"),
-    responses((status = 200, description = "`{storageId}`", content_type = "application/json"),
+    responses((status = 200, description = "the stored blob", body = UploadResponse),
               (status = 400, description = "ticket or content mismatch", body = String, content_type = "text/plain"),
               (status = 413, description = "larger than declared", body = String, content_type = "text/plain")))]
 pub async fn upload_file(
@@ -149,57 +154,53 @@ pub async fn upload_file(
     {
         return Err(AppError::bad_request(TICKET_UNUSABLE));
     }
-    Ok(json_ok(json!({ "storageId": storage_id })))
+    Ok(json_ok(UploadResponse { storage_id }))
 }
 
-fn optional_string(body: &Value, field: &str) -> AppResult<Option<String>> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(payload_error(field, "must be a string")),
-    }
-}
-
-fn parse_payload(body: &Value) -> AppResult<PublishRequest> {
+/// Reads a publish payload, naming the offending field (`Publish payload: tags[0]: …`).
+fn parse_payload(body: Value) -> AppResult<PublishPayload> {
     if !body.is_object() {
         return Err(AppError::bad_request(
             "Publish payload: must be a JSON object",
         ));
     }
-    let tags = match body.get("tags") {
-        None | Some(Value::Null) => vec!["latest".to_owned()],
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| {
-                item.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| payload_error("tags", "must be an array of strings"))
-            })
-            .collect::<AppResult<Vec<_>>>()?,
-        Some(_) => return Err(payload_error("tags", "must be an array of strings")),
-    };
-    let accept_license_terms = match body.get("acceptLicenseTerms") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(value)) => *value,
-        Some(_) => return Err(payload_error("acceptLicenseTerms", "must be a boolean")),
-    };
-    Ok(PublishRequest {
-        slug: optional_string(body, "slug")?
-            .ok_or_else(|| payload_error("slug", "must be a string (was missing)"))?,
-        display_name: optional_string(body, "displayName")?.unwrap_or_default(),
-        owner_handle: optional_string(body, "ownerHandle")?,
-        version: optional_string(body, "version")?
-            .ok_or_else(|| payload_error("version", "must be a string (was missing)"))?,
-        changelog: optional_string(body, "changelog")?.unwrap_or_default(),
-        accept_license_terms,
-        tags,
+    serde_path_to_error::deserialize(body).map_err(|error| {
+        let path = error.path().to_string();
+        let problem = error.into_inner();
+        if path == "." {
+            AppError::BadRequest(format!("Publish payload: {problem}"))
+        } else {
+            payload_error(&path, &problem.to_string())
+        }
     })
+}
+
+impl PublishPayload {
+    /// The request the domain publishes, with the defaults of absent fields.
+    fn request(&self) -> PublishRequest {
+        PublishRequest {
+            slug: self.slug.clone(),
+            display_name: self.display_name.clone().unwrap_or_default(),
+            owner_handle: self.owner_handle.clone(),
+            version: self.version.clone(),
+            changelog: self.changelog.clone().unwrap_or_default(),
+            accept_license_terms: self.accept_license_terms.unwrap_or(false),
+            tags: self
+                .tags
+                .clone()
+                .unwrap_or_else(|| vec!["latest".to_owned()]),
+        }
+    }
 }
 
 /// Publishes a skill version (JSON with upload tickets, or multipart).
 #[utoipa::path(post, path = "/api/v1/skills", tag = "publish",
-    request_body(content = String, description = "JSON `{slug, displayName, version, changelog, acceptLicenseTerms, tags, files:[{path,size,storageId,sha256,contentType,uploadTicket}]}` or multipart with a `payload` part and `files` parts", content_type = "multipart/form-data"),
-    responses((status = 200, description = "`{ok, skillId, versionId, status, slug, version, publicationStatus}`", content_type = "application/json"),
+    request_body(description = "JSON (the CLI's publish: files uploaded first, each named by its upload ticket) or multipart (a `payload` part and one `files` part per file)",
+        content(
+            (PublishPayload = "application/json"),
+            (MultipartPublish = "multipart/form-data"),
+        )),
+    responses((status = 200, description = "the new version", body = PublishResponse),
               (status = 400, description = "invalid publish", body = String, content_type = "text/plain"),
               (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
               (status = 409, description = "version already exists", body = String, content_type = "text/plain"),
@@ -217,7 +218,7 @@ pub async fn publish_skill(
         .unwrap_or_default();
     if content_type.starts_with("application/json") {
         let AppJson(body) = AppJson::<Value>::from_request(request, &state).await?;
-        publish_json(&state, &user, &body).await
+        publish_json(&state, &user, parse_payload(body)?).await
     } else if content_type.starts_with("multipart/form-data") {
         let multipart = Multipart::from_request(request, &state)
             .await
@@ -232,13 +233,9 @@ pub async fn publish_skill(
     }
 }
 
-async fn publish_json(state: &AppState, user: &User, body: &Value) -> AppResult<Response> {
-    let payload = parse_payload(body)?;
-    let files = match body.get("files") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(files)) => files.clone(),
-        Some(_) => return Err(payload_error("files", "must be an array")),
-    };
+async fn publish_json(state: &AppState, user: &User, body: PublishPayload) -> AppResult<Response> {
+    let payload = body.request();
+    let files = body.files.unwrap_or_default();
     if files.is_empty() {
         return Err(AppError::bad_request("files required"));
     }
@@ -256,29 +253,24 @@ async fn publish_json(state: &AppState, user: &User, body: &Value) -> AppResult<
     let mut incoming = Vec::with_capacity(files.len());
     let mut tickets = Vec::with_capacity(files.len());
     let mut total: u64 = 0;
-    for (index, file) in files.iter().enumerate() {
-        let field = |name: &str| format!("files[{index}].{name}");
-        let text = |name: &str| -> AppResult<String> {
-            file.get(name)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| payload_error(&field(name), "must be a string"))
-        };
-        let path = text("path")?;
-        let storage_id = text("storageId")?;
-        let sha256 = text("sha256")?.to_ascii_lowercase();
-        let size = file
-            .get("size")
-            .and_then(Value::as_i64)
-            .ok_or_else(|| payload_error(&field("size"), "must be a number"))?;
-        let content_type = normalize_content_type(file.get("contentType").and_then(Value::as_str));
+    for (index, file) in files.into_iter().enumerate() {
+        let PublishFile {
+            path,
+            size,
+            storage_id,
+            sha256,
+            content_type,
+            upload_ticket,
+        } = file;
+        let sha256 = sha256.to_ascii_lowercase();
+        let content_type = normalize_content_type(content_type.as_deref());
         let limits = &state.config.upload_limits;
         limits
             .check_file(index, &path, u64::try_from(size).unwrap_or(0))
             .map_err(AppError::BadRequest)?;
         total += u64::try_from(size).unwrap_or(0);
         limits.check_total(total).map_err(AppError::BadRequest)?;
-        let Some(ticket) = file.get("uploadTicket").and_then(Value::as_str) else {
+        let Some(ticket) = upload_ticket.as_deref() else {
             return Err(AppError::bad_request(
                 "Every directly uploaded skill file requires an upload ticket",
             ));
@@ -398,7 +390,7 @@ async fn publish_multipart(
         }
     }
     let payload = payload.ok_or_else(|| AppError::bad_request("Missing payload"))?;
-    let parsed = parse_payload(&payload)?;
+    let parsed = parse_payload(payload)?.request();
     if !parsed.accept_license_terms {
         return Err(AppError::bad_request(
             "MIT-0 license terms must be accepted to publish skills",
@@ -422,13 +414,116 @@ async fn publish_multipart(
 
 /// The answer to a successful publish.
 fn published_view(published: &Published) -> Response {
-    json_ok(json!({
-        "ok": true,
-        "skillId": published.skill_id.to_string(),
-        "versionId": published.version_id.to_string(),
-        "status": "published",
-        "slug": published.slug,
-        "version": published.version,
-        "publicationStatus": "published",
-    }))
+    json_ok(PublishResponse {
+        ok: true,
+        skill_id: published.skill_id.to_string(),
+        version_id: published.version_id.to_string(),
+        status: "published".into(),
+        slug: published.slug.clone(),
+        version: published.version.clone(),
+        publication_status: "published".into(),
+    })
+}
+
+/// Body of `POST /api/v1/skills/-/upload-url`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadUrlRequest {
+    /// Relative path of the file inside the skill.
+    pub path: String,
+    /// Exact size in bytes (at most the per-file limit).
+    pub size: u64,
+    /// SHA-256 of the bytes, hex.
+    pub sha256: String,
+    /// Content type the upload will declare.
+    pub content_type: Option<String>,
+}
+
+/// Answer of `POST /api/v1/skills/-/upload-url`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadUrlResponse {
+    /// Where to `POST` the raw bytes (valid for an hour).
+    pub upload_url: String,
+    /// The ticket to name in the publish.
+    pub upload_ticket: String,
+}
+
+/// Answer of `POST /api/v1/skills/-/upload/{ticket}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadResponse {
+    /// Content address of the stored bytes.
+    pub storage_id: String,
+}
+
+/// The JSON publish body, and the `payload` part of a multipart publish.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishPayload {
+    /// Slug (lower-case letters, digits and dashes).
+    pub slug: String,
+    /// Display name (default: from the slug).
+    pub display_name: Option<String>,
+    /// Publish under this owner (a publisher the caller belongs to).
+    pub owner_handle: Option<String>,
+    /// Semver version, new for this skill.
+    pub version: String,
+    /// Changelog (default: generated).
+    pub changelog: Option<String>,
+    /// Must be true: every version is published under MIT-0.
+    pub accept_license_terms: Option<bool>,
+    /// Tags pointing at this version (default `["latest"]`).
+    pub tags: Option<Vec<String>>,
+    /// The files, by upload ticket (JSON publish only; multipart sends them as parts).
+    pub files: Option<Vec<PublishFile>>,
+}
+
+/// A file of a JSON publish, uploaded before through its ticket.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishFile {
+    /// Relative path inside the skill.
+    pub path: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// `storageId` the upload answered.
+    pub storage_id: String,
+    /// SHA-256, hex.
+    pub sha256: String,
+    /// Content type.
+    pub content_type: Option<String>,
+    /// The upload ticket (required).
+    pub upload_ticket: Option<String>,
+}
+
+/// A multipart publish (described for clients; the parts are read as they stream in).
+#[derive(Debug, Clone, ToSchema)]
+#[allow(dead_code)]
+pub struct MultipartPublish {
+    /// A [`PublishPayload`] as JSON text (UTF-8).
+    pub payload: String,
+    /// One part per file; its filename is the relative path.
+    #[schema(value_type = Vec<String>, format = Binary)]
+    pub files: Vec<Vec<u8>>,
+}
+
+/// Answer of a successful publish.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishResponse {
+    /// Always true.
+    pub ok: bool,
+    /// Id of the skill.
+    pub skill_id: String,
+    /// Id of the new version.
+    pub version_id: String,
+    /// Always `published`.
+    pub status: String,
+    /// Canonical slug.
+    pub slug: String,
+    /// The version.
+    pub version: String,
+    /// Always `published`.
+    pub publication_status: String,
 }

@@ -5,7 +5,9 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::archive::{ArchiveMeta, build_zip};
@@ -18,6 +20,7 @@ use crate::extract::{AppPath, Params};
 use crate::pagination;
 use crate::policy::{self, SkillAction};
 use crate::routes::{base_url, cached_json, cached_json_scoped, json_ok, views};
+use crate::skills::promptsets::PromptSetsReport;
 use crate::skills::{Visibility, lifecycle, promptsets};
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
@@ -156,27 +159,80 @@ pub(crate) fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank
     score + ((1.0 + popularity).log10() / 4.0).min(0.5)
 }
 
-fn search_result(row: &SkillRow, score: f64, base: &str) -> Value {
-    let result = json!({
-        "score": score,
-        "slug": row.slug,
-        // Installing agents drop rows without a source (openclaw reads `source` and the
-        // owner handle to build `@owner/slug`).
-        "source": "clawhub",
-        "displayName": row.display_name,
-        "summary": row.summary,
-        "version": row.latest_version,
-        "updatedAt": row.updated_at,
-        "downloads": row.downloads,
-        "ownerHandle": row.owner_handle,
-        "owner": {
-            "handle": row.owner_handle,
-            "displayName": row.owner_display_name,
-            "image": row.owner_image,
+/// One search hit.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    /// Relevance, higher first.
+    pub score: f64,
+    /// Slug.
+    pub slug: String,
+    /// Always `clawhub`: installing agents drop rows without a source (openclaw reads
+    /// `source` and the owner handle to build `@owner/slug`).
+    pub source: String,
+    /// Display name.
+    pub display_name: String,
+    /// One-line summary.
+    pub summary: Option<String>,
+    /// Latest version.
+    pub version: Option<String>,
+    /// Last change, ms since the epoch.
+    pub updated_at: i64,
+    /// Downloads.
+    pub downloads: i64,
+    /// Owner handle.
+    pub owner_handle: String,
+    /// Owner.
+    pub owner: SearchOwner,
+    /// Prompt-set check of the latest version, null without prompt sets.
+    pub prompt_sets: Option<views::PromptSetsMarker>,
+    /// The skill's page.
+    pub canonical_url: String,
+}
+
+/// The owner of a search hit.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOwner {
+    /// Handle.
+    pub handle: String,
+    /// Display name.
+    pub display_name: Option<String>,
+    /// Avatar URL.
+    pub image: Option<String>,
+}
+
+/// Answer of `GET /api/v1/search`.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct SearchResponse {
+    /// Hits, best first.
+    pub results: Vec<SearchResult>,
+}
+
+fn search_result(row: &SkillRow, score: f64, base: &str) -> SearchResult {
+    SearchResult {
+        score,
+        slug: row.slug.clone(),
+        source: "clawhub".into(),
+        display_name: row.display_name.clone(),
+        summary: row.summary.clone(),
+        version: row.latest_version.clone(),
+        updated_at: row.updated_at,
+        downloads: row.downloads,
+        owner_handle: row.owner_handle.clone(),
+        owner: SearchOwner {
+            handle: row.owner_handle.clone(),
+            display_name: row.owner_display_name.clone(),
+            image: row.owner_image.clone(),
         },
-        "promptSets": views::prompt_sets_marker(row),
-    });
-    views::with_canonical_url(result, base, row)
+        prompt_sets: views::prompt_sets_marker(row),
+        canonical_url: views::canonical_url(base, row),
+    }
+}
+
+/// A JSON value of a typed body, for the response cache.
+fn to_value(body: impl Serialize) -> AppResult<Value> {
+    serde_json::to_value(body).map_err(|error| AppError::Internal(error.into()))
 }
 
 /// Text search over skills.
@@ -189,7 +245,7 @@ fn search_result(row: &SkillRow, score: f64, base: &str) -> Value {
         ("nonSuspiciousOnly" = Option<bool>, Query, description = "drop suspicious skills (legacy alias `nonSuspicious`)"),
         ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
     ),
-    responses((status = 200, description = "results, best first", content_type = "application/json"),
+    responses((status = 200, description = "results, best first", body = SearchResponse),
               (status = 400, description = "invalid parameter", body = String, content_type = "text/plain")))]
 pub async fn search_skills(
     State(state): State<AppState>,
@@ -214,7 +270,7 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
     };
     let query = params.text("q").unwrap_or("");
     if query.is_empty() {
-        return Ok(json!({ "results": [] }));
+        return to_value(SearchResponse::default());
     }
     if exact {
         let slug = normalize_slug(query);
@@ -232,7 +288,7 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
             }
             _ => Vec::new(),
         };
-        return Ok(json!({ "results": results }));
+        return to_value(SearchResponse { results });
     }
     let terms = search_terms(query);
     let candidates = state
@@ -259,12 +315,12 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
             .then_with(|| b.1.updated_at.cmp(&a.1.updated_at))
             .then_with(|| a.1.slug.cmp(&b.1.slug))
     });
-    let results: Vec<Value> = scored
+    let results: Vec<SearchResult> = scored
         .iter()
         .take(usize::try_from(limit).unwrap_or(10))
         .map(|(score, row)| search_result(row, *score, base))
         .collect();
-    Ok(json!({ "results": results }))
+    to_value(SearchResponse { results })
 }
 
 /// A page of skills.
@@ -277,7 +333,7 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
         ("nonSuspiciousOnly" = Option<bool>, Query, description = "drop suspicious skills (legacy alias `nonSuspicious`)"),
         ("validPromptSetsOnly" = Option<bool>, Query, description = "only skills whose latest version contains prompt sets that all validate (see `promptSets` in the scan)"),
     ),
-    responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
+    responses((status = 200, description = "a page, in the requested order", body = SkillPage),
               (status = 400, description = "invalid sort or parameter", body = String, content_type = "text/plain")))]
 pub async fn list_skills(
     State(state): State<AppState>,
@@ -342,18 +398,15 @@ async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<V
         }
         _ => None,
     };
-    let items: Vec<Value> = rows
-        .iter()
-        .map(|row| views::with_canonical_url(views::list_item(row), base, row))
-        .collect();
-    Ok(json!({ "items": items, "nextCursor": next_cursor }))
+    let items = rows.iter().map(|row| views::list_item(row, base)).collect();
+    to_value(SkillPage { items, next_cursor })
 }
 
 /// One skill.
 #[utoipa::path(get, path = "/api/v1/skills/{slug}", tag = "skills",
     params(("slug" = String, Path, description = "skill slug"),
            ("ownerHandle" = Option<String>, Query, description = "owner qualifier (alias `owner`)")),
-    responses((status = 200, description = "`{skill, latestVersion, metadata, owner, moderation}`", content_type = "application/json"),
+    responses((status = 200, description = "the skill, its latest version and owner", body = SkillDetail),
               (status = 403, description = "to its owner only: `Skill is hidden by moderation (<reason>).`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain"),
               (status = 410, description = "to its owner only: deleted by them (`Run \"clawhub undelete <slug>\"`) or removed by moderation", body = String, content_type = "text/plain")))]
@@ -399,32 +452,33 @@ async fn skill_body(
         .latest_skill_md
         .as_deref()
         .filter(|text| text.len() <= 200 * 1024);
-    let body = json!({
-        "skill": {
-            "slug": row.slug,
-            "displayName": row.display_name,
-            "summary": row.summary,
-            "icon": Value::Null,
-            "description": description,
-            "tags": views::tags(row),
-            "stats": views::stats(row),
-            "createdAt": row.created_at,
-            "updatedAt": row.updated_at,
-            "canonicalUrl": views::canonical_url(base, row),
-            "promptSets": views::prompt_sets_marker(row),
+    let body = SkillDetail {
+        skill: SkillSummary {
+            slug: row.slug.clone(),
+            display_name: row.display_name.clone(),
+            summary: row.summary.clone(),
+            icon: None,
+            description: description.map(str::to_owned),
+            tags: views::tags(row),
+            stats: views::stats(row),
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            canonical_url: views::canonical_url(base, row),
+            prompt_sets: views::prompt_sets_marker(row),
         },
-        "latestVersion": views::latest_version(row),
-        "metadata": views::metadata(row),
-        "owner": views::owner(row),
-        "moderation": views::skill_moderation(&detail),
-    });
+        latest_version: views::latest_version(row),
+        metadata: views::metadata(row),
+        owner: views::owner(row),
+        moderation: views::skill_moderation(&detail),
+    };
+    let body = to_value(body)?;
     Ok((body, scope))
 }
 
 /// Moderation information of a skill.
 #[utoipa::path(get, path = "/api/v1/skills/{slug}/moderation", tag = "skills",
     params(("slug" = String, Path, description = "skill slug")),
-    responses((status = 200, description = "`{moderation}`", content_type = "application/json"),
+    responses((status = 200, description = "moderation state and evidence", body = ModerationResponse),
               (status = 404, description = "`Moderation details unavailable`", body = String, content_type = "text/plain")))]
 pub async fn get_moderation(
     State(state): State<AppState>,
@@ -444,42 +498,18 @@ pub async fn get_moderation(
         .moderation_scan_json
         .as_deref()
         .and_then(views::scan_report);
-    let evidence: Vec<Value> = match &report {
-        Some(report) => {
-            let findings = if privileged {
-                report.findings.clone()
-            } else {
-                report.public_findings()
-            };
-            findings
-                .iter()
-                .map(|finding| {
-                    json!({
-                        "code": finding.code,
-                        "severity": finding.severity,
-                        "file": finding.file,
-                        "line": finding.line,
-                        "message": finding.message,
-                        "evidence": finding.evidence,
-                    })
-                })
-                .collect()
-        }
+    let evidence = match &report {
+        Some(report) if privileged => report.findings.clone(),
+        Some(report) => report.public_findings(),
         None => Vec::new(),
     };
-    Ok(json_ok(json!({
-        "moderation": {
-            "isSuspicious": row.is_suspicious,
-            "isMalwareBlocked": row.is_malware_blocked,
-            "verdict": report.as_ref().map_or("clean", |r| r.verdict.as_str()),
-            "reasonCodes": report.as_ref().map(|r| r.reason_codes.clone()).unwrap_or_default(),
-            "summary": report.as_ref().map(|r| r.summary.clone()),
-            "engineVersion": report.as_ref().map(|r| r.engine_label()),
-            "updatedAt": row.moderation_updated_at,
-            "legacyReason": Value::Null,
-            "evidence": evidence,
-        }
-    })))
+    Ok(json_ok(ModerationResponse {
+        moderation: views::ModerationDetails {
+            summary: views::moderation_summary(row, report.as_ref(), "clean"),
+            legacy_reason: None,
+            evidence,
+        },
+    }))
 }
 
 /// Versions of a skill, newest first.
@@ -487,7 +517,7 @@ pub async fn get_moderation(
     params(("slug" = String, Path, description = "skill slug"),
            ("limit" = Option<i64>, Query, description = "page size, 1-50 (default 20)"),
            ("cursor" = Option<String>, Query, description = "`nextCursor` of the previous page")),
-    responses((status = 200, description = "`{items, nextCursor}`", content_type = "application/json"),
+    responses((status = 200, description = "a page of versions, newest first", body = VersionPage),
               (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
 pub async fn list_versions(
     State(state): State<AppState>,
@@ -509,26 +539,22 @@ pub async fn list_versions(
     } else {
         None
     };
-    let items: Vec<Value> = rows
+    let items = rows
         .iter()
-        .map(|row| {
-            json!({
-                "version": row.version,
-                "createdAt": row.created_at,
-                "changelog": row.changelog,
-                "changelogSource": row.changelog_source,
-            })
+        .map(|row| VersionItem {
+            version: row.version.clone(),
+            created_at: row.created_at,
+            changelog: row.changelog.clone(),
+            changelog_source: row.changelog_source.clone(),
         })
         .collect();
-    Ok(json_ok(
-        json!({ "items": items, "nextCursor": next_cursor }),
-    ))
+    Ok(json_ok(VersionPage { items, next_cursor }))
 }
 
 /// One version with its files.
 #[utoipa::path(get, path = "/api/v1/skills/{slug}/versions/{version}", tag = "skills",
     params(("slug" = String, Path, description = "skill slug"), ("version" = String, Path, description = "semver version")),
-    responses((status = 200, description = "`{skill, version}`", content_type = "application/json"),
+    responses((status = 200, description = "the version with its files", body = VersionResponse),
               (status = 404, description = "`Skill not found` or `Version not found`", body = String, content_type = "text/plain"),
               (status = 410, description = "`Version not available`", body = String, content_type = "text/plain")))]
 pub async fn get_version(
@@ -546,24 +572,19 @@ pub async fn get_version(
         return Err(AppError::Gone("Version not available".into()));
     }
     let files = state.store.version_files(row.id).await?;
-    let mut version = json!({
-        "version": row.version,
-        "createdAt": row.created_at,
-        "changelog": row.changelog,
-        "changelogSource": row.changelog_source,
-        "license": "MIT-0",
-        "files": files.iter().map(views::file).collect::<Vec<_>>(),
-    });
-    if let (Some(security), Some(object)) = (views::security(&row), version.as_object_mut()) {
-        object.insert("security".into(), security);
-    }
-    if let Some(object) = version.as_object_mut() {
-        object.insert("promptSets".into(), views::prompt_sets(&row));
-    }
-    Ok(json_ok(json!({
-        "skill": { "slug": detail.skill.slug, "displayName": detail.skill.display_name },
-        "version": version,
-    })))
+    Ok(json_ok(VersionResponse {
+        skill: SkillRef::of(&detail.skill),
+        version: VersionDetail {
+            version: row.version.clone(),
+            created_at: row.created_at,
+            changelog: row.changelog.clone(),
+            changelog_source: row.changelog_source.clone(),
+            license: "MIT-0".into(),
+            files: files.iter().map(views::file).collect(),
+            security: views::security(&row),
+            prompt_sets: views::prompt_sets(&row),
+        },
+    }))
 }
 
 /// Scan information of a version.
@@ -571,7 +592,7 @@ pub async fn get_version(
     params(("slug" = String, Path, description = "skill slug"),
            ("version" = Option<String>, Query, description = "version (default latest)"),
            ("tag" = Option<String>, Query, description = "tag instead of a version")),
-    responses((status = 200, description = "`{skill, version, moderation, security, promptSets}`; `promptSets` is null without prompt sets, else `{status: valid|invalid, checked, invalid, sets: [{path, valid, errorCount, errors: [{rule, pointer, line, column, message}], lintScore, warningCount}]}`", content_type = "application/json"),
+    responses((status = 200, description = "moderation, security and prompt-set checks of the version; `promptSets` is null without prompt sets", body = ScanResponse),
               (status = 404, description = "`Skill not found` or `Version not found`", body = String, content_type = "text/plain")))]
 pub async fn get_scan(
     State(state): State<AppState>,
@@ -587,27 +608,29 @@ pub async fn get_scan(
         Some(id) => state.store.find_version_by_id(id).await?,
         None => None,
     };
-    let moderation = json!({
-        "scope": "skill",
-        "sourceVersion": source.as_ref().map(|v| json!({ "version": v.version, "createdAt": v.created_at })),
-        "matchesRequestedVersion": source.as_ref().is_some_and(|v| v.id == version.id),
-        "isPendingScan": false,
-        "isMalwareBlocked": row.is_malware_blocked,
-        "isSuspicious": row.is_suspicious,
-        "isHiddenByMod": visibility == Visibility::HiddenByModeration,
-        "isRemoved": visibility == Visibility::SoftDeleted,
-    });
-    Ok(json_ok(json!({
-        "skill": { "slug": row.slug, "displayName": row.display_name },
-        "version": {
-            "version": version.version,
-            "createdAt": version.created_at,
-            "changelogSource": version.changelog_source,
+    Ok(json_ok(ScanResponse {
+        skill: SkillRef::of(row),
+        version: ScanVersion {
+            version: version.version.clone(),
+            created_at: version.created_at,
+            changelog_source: version.changelog_source.clone(),
         },
-        "moderation": moderation,
-        "security": views::security(&version),
-        "promptSets": views::prompt_sets(&version),
-    })))
+        moderation: ScanModeration {
+            scope: "skill".into(),
+            source_version: source.as_ref().map(|v| VersionStamp {
+                version: v.version.clone(),
+                created_at: v.created_at,
+            }),
+            matches_requested_version: source.as_ref().is_some_and(|v| v.id == version.id),
+            is_pending_scan: false,
+            is_malware_blocked: row.is_malware_blocked,
+            is_suspicious: row.is_suspicious,
+            is_hidden_by_mod: visibility == Visibility::HiddenByModeration,
+            is_removed: visibility == Visibility::SoftDeleted,
+        },
+        security: views::security(&version),
+        prompt_sets: views::prompt_sets(&version),
+    }))
 }
 
 /// The content type a user file is served with: the publisher's declared type only when a
@@ -779,7 +802,7 @@ pub async fn get_file(
     params(("slug" = String, Query, description = "skill slug"),
            ("hash" = String, Query, description = "bundle fingerprint (64 hex)"),
            ("ownerHandle" = Option<String>, Query, description = "owner qualifier")),
-    responses((status = 200, description = "`{slug, match, latestVersion}`", content_type = "application/json"),
+    responses((status = 200, description = "the version with that fingerprint, if any, and the latest", body = ResolveResponse),
               (status = 400, description = "`Missing slug or hash` / `Invalid hash`", body = String, content_type = "text/plain"),
               (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
 pub async fn resolve_skill(State(state): State<AppState>, params: Params) -> AppResult<Response> {
@@ -804,14 +827,16 @@ pub async fn resolve_skill(State(state): State<AppState>, params: Params) -> App
         None
     } else {
         row.latest_version
-            .as_ref()
-            .map(|version| json!({ "version": version }))
+            .clone()
+            .map(|version| VersionNumber { version })
     };
-    Ok(json_ok(json!({
-        "slug": normalize_slug(slug),
-        "match": matched.map(|version| json!({ "version": version.version })),
-        "latestVersion": latest,
-    })))
+    Ok(json_ok(ResolveResponse {
+        slug: normalize_slug(slug),
+        matched: matched.map(|version| VersionNumber {
+            version: version.version,
+        }),
+        latest_version: latest,
+    }))
 }
 
 /// The ZIP of a version.
@@ -922,7 +947,7 @@ async fn count_download(state: &AppState, skill_id: i64, actor: String) {
 /// Stars a skill.
 #[utoipa::path(post, path = "/api/v1/stars/{slug}", tag = "skills",
     params(("slug" = String, Path, description = "skill slug")),
-    responses((status = 200, description = "`{ok, starred, alreadyStarred}`", content_type = "application/json"),
+    responses((status = 200, description = "`{ok, starred, alreadyStarred}`", body = StarResponse),
               (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
               (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
 pub async fn star_skill(
@@ -937,15 +962,17 @@ pub async fn star_skill(
         .store
         .set_star(detail.skill.id, user.id, true, now)
         .await?;
-    Ok(json_ok(
-        json!({ "ok": true, "starred": changed, "alreadyStarred": !changed }),
-    ))
+    Ok(json_ok(StarResponse {
+        ok: true,
+        starred: changed,
+        already_starred: !changed,
+    }))
 }
 
 /// Removes a star.
 #[utoipa::path(delete, path = "/api/v1/stars/{slug}", tag = "skills",
     params(("slug" = String, Path, description = "skill slug")),
-    responses((status = 200, description = "`{ok, unstarred, alreadyUnstarred}`", content_type = "application/json"),
+    responses((status = 200, description = "`{ok, unstarred, alreadyUnstarred}`", body = UnstarResponse),
               (status = 401, description = "missing or invalid token", body = String, content_type = "text/plain"),
               (status = 404, description = "`Skill not found`", body = String, content_type = "text/plain")))]
 pub async fn unstar_skill(
@@ -960,7 +987,251 @@ pub async fn unstar_skill(
         .store
         .set_star(detail.skill.id, user.id, false, now)
         .await?;
-    Ok(json_ok(
-        json!({ "ok": true, "unstarred": changed, "alreadyUnstarred": !changed }),
-    ))
+    Ok(json_ok(UnstarResponse {
+        ok: true,
+        unstarred: changed,
+        already_unstarred: !changed,
+    }))
+}
+
+/// A page of skills.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillPage {
+    /// The skills of this page.
+    pub items: Vec<views::SkillListItem>,
+    /// Cursor of the next page, null on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The skill part of the detail view.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillSummary {
+    /// Slug.
+    pub slug: String,
+    /// Display name.
+    pub display_name: String,
+    /// One-line summary.
+    pub summary: Option<String>,
+    /// Icon URL (none here: always null).
+    pub icon: Option<String>,
+    /// SKILL.md of the latest version, up to 200 KiB; null when larger.
+    pub description: Option<String>,
+    /// Tag → version.
+    #[schema(value_type = std::collections::HashMap<String, String>)]
+    pub tags: views::Tags,
+    /// Counters.
+    pub stats: views::SkillStats,
+    /// Creation time, ms since the epoch.
+    pub created_at: i64,
+    /// Last change, ms since the epoch.
+    pub updated_at: i64,
+    /// The skill's page.
+    pub canonical_url: String,
+    /// Prompt-set check of the latest version, null without prompt sets.
+    pub prompt_sets: Option<views::PromptSetsMarker>,
+}
+
+/// Answer of `GET /api/v1/skills/{slug}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillDetail {
+    /// The skill.
+    pub skill: SkillSummary,
+    /// Its newest version, null before the first publish completes.
+    pub latest_version: Option<views::LatestVersion>,
+    /// Runtime metadata of the latest version, or null.
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<Value>,
+    /// Owner.
+    pub owner: views::OwnerView,
+    /// Moderation state, null unless flagged.
+    pub moderation: Option<views::ModerationSummary>,
+}
+
+/// Answer of `GET /api/v1/skills/{slug}/moderation`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ModerationResponse {
+    /// State, outcome and evidence.
+    pub moderation: views::ModerationDetails,
+}
+
+/// A version in the version list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionItem {
+    /// Semver version.
+    pub version: String,
+    /// Publish time, ms since the epoch.
+    pub created_at: i64,
+    /// Changelog text.
+    pub changelog: String,
+    /// `user` or `auto`.
+    pub changelog_source: String,
+}
+
+/// A page of versions.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionPage {
+    /// Versions, newest first.
+    pub items: Vec<VersionItem>,
+    /// Cursor of the next page, null on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// A skill named in a version or scan answer.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillRef {
+    /// Slug.
+    pub slug: String,
+    /// Display name.
+    pub display_name: String,
+}
+
+impl SkillRef {
+    fn of(row: &SkillRow) -> Self {
+        Self {
+            slug: row.slug.clone(),
+            display_name: row.display_name.clone(),
+        }
+    }
+}
+
+/// One version with its files and checks.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionDetail {
+    /// Semver version.
+    pub version: String,
+    /// Publish time, ms since the epoch.
+    pub created_at: i64,
+    /// Changelog text.
+    pub changelog: String,
+    /// `user` or `auto`.
+    pub changelog_source: String,
+    /// Licence.
+    pub license: String,
+    /// Files of the version.
+    pub files: Vec<views::FileEntry>,
+    /// Security snapshot; absent when the stored scan cannot be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<views::VersionSecurity>,
+    /// Prompt-set check, null without prompt sets.
+    pub prompt_sets: Option<PromptSetsReport>,
+}
+
+/// Answer of `GET /api/v1/skills/{slug}/versions/{version}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct VersionResponse {
+    /// The skill.
+    pub skill: SkillRef,
+    /// The version.
+    pub version: VersionDetail,
+}
+
+/// The version a scan answer is about.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanVersion {
+    /// Semver version.
+    pub version: String,
+    /// Publish time, ms since the epoch.
+    pub created_at: i64,
+    /// `user` or `auto`.
+    pub changelog_source: String,
+}
+
+/// A version and when it was published.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionStamp {
+    /// Semver version.
+    pub version: String,
+    /// Publish time, ms since the epoch.
+    pub created_at: i64,
+}
+
+/// The skill-level moderation state in a scan answer.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanModeration {
+    /// Always `skill`: moderation applies to the whole skill.
+    pub scope: String,
+    /// The version whose scan decided the state, if any.
+    pub source_version: Option<VersionStamp>,
+    /// Whether that is the version asked about.
+    pub matches_requested_version: bool,
+    /// Always false: scans run at publish.
+    pub is_pending_scan: bool,
+    /// Blocked as malware.
+    pub is_malware_blocked: bool,
+    /// Flagged as suspicious.
+    pub is_suspicious: bool,
+    /// Hidden by a moderator.
+    pub is_hidden_by_mod: bool,
+    /// Soft-deleted.
+    pub is_removed: bool,
+}
+
+/// Answer of `GET /api/v1/skills/{slug}/scan`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanResponse {
+    /// The skill.
+    pub skill: SkillRef,
+    /// The version.
+    pub version: ScanVersion,
+    /// Skill-level moderation.
+    pub moderation: ScanModeration,
+    /// Security snapshot, null when the stored scan cannot be read.
+    pub security: Option<views::VersionSecurity>,
+    /// Prompt-set check, null without prompt sets.
+    pub prompt_sets: Option<PromptSetsReport>,
+}
+
+/// A bare version number.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct VersionNumber {
+    /// Semver version.
+    pub version: String,
+}
+
+/// Answer of `GET /api/v1/resolve`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolveResponse {
+    /// The slug asked about, normalized.
+    pub slug: String,
+    /// The version whose fingerprint matches, null when none does.
+    #[serde(rename = "match")]
+    pub matched: Option<VersionNumber>,
+    /// The latest version, null when none can be served.
+    pub latest_version: Option<VersionNumber>,
+}
+
+/// Answer of `POST /api/v1/stars/{slug}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StarResponse {
+    /// Always true.
+    pub ok: bool,
+    /// The star was added now.
+    pub starred: bool,
+    /// The caller had starred it before.
+    pub already_starred: bool,
+}
+
+/// Answer of `DELETE /api/v1/stars/{slug}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnstarResponse {
+    /// Always true.
+    pub ok: bool,
+    /// The star was removed now.
+    pub unstarred: bool,
+    /// There was no star to remove.
+    pub already_unstarred: bool,
 }

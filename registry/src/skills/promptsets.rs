@@ -23,7 +23,7 @@ pub const STATUS_VALID: &str = "valid";
 pub const STATUS_INVALID: &str = "invalid";
 
 /// The prompt-set check of one version.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptSetsReport {
     /// [`STATUS_VALID`] or [`STATUS_INVALID`].
@@ -44,7 +44,7 @@ impl PromptSetsReport {
 }
 
 /// The check of one prompt-set file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptSetCheck {
     /// Path inside the skill.
@@ -62,7 +62,7 @@ pub struct PromptSetCheck {
 }
 
 /// One validation error of a set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptSetError {
     /// Stable rule id (`required`, `integrity/unknown-topic`, …).
