@@ -388,10 +388,19 @@ impl Generator {
             let values = fill.values(slot, attempt, offsets);
             let context = values.context(fill);
             let mut pools: Vec<Vec<Variant>> = Vec::new();
+            // In a topic about one product line, questions that name the line come
+            // before those about the whole offering: a podcast topic asks about podcasts.
+            let line = (values.product.bare != fill.plan.offer.bare)
+                .then(|| values.product.modifier.to_lowercase());
             for name in &names {
                 let mut pool = Vec::new();
                 self.templates.variants(name, stage, &context, &mut pool)?;
                 rng.shuffle(&mut pool);
+                if let Some(line) = &line {
+                    pool.sort_by_key(|variant| {
+                        !variant.text.to_lowercase().contains(line.as_str())
+                    });
+                }
                 pools.push(pool);
             }
             for variant in pools.into_iter().flatten() {
@@ -694,9 +703,13 @@ impl FillContext<'_> {
         let customer = customer_index
             .map(|i| phrase(&brief.target_customers[i], self.keep))
             .unwrap_or_default();
-        let audience = customer_index
-            .and_then(|i| lexicon.audiences.get(i).cloned())
-            .unwrap_or_default();
+        let audience = match &topic.audience_phrase {
+            // The topic's own audience (`Meal prep for beginners`), in its own words.
+            Some(own) if self.language == "en" => phrase(own, self.keep),
+            _ => customer_index
+                .and_then(|i| lexicon.audiences.get(i).cloned())
+                .unwrap_or_default(),
+        };
         // An inferred topic is named after the offering, so its prompts speak of the
         // offering; a product line's or the brief's own topic rotates through its lines.
         // ...unless the offering's name contains a rival's (`coworking spaces` and the
@@ -847,7 +860,10 @@ impl SlotValues {
             .competitor
             .as_deref()
             .is_some_and(|c| c.chars().next().is_some_and(char::is_lowercase) && c.ends_with('s'));
-        let topic_text = phrase(&fill.topic.name, fill.keep);
+        let topic_text = phrase(
+            fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
+            fill.keep,
+        );
         // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
         // activity.
         let topic_gerund = topic_text
@@ -889,11 +905,14 @@ impl SlotValues {
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
+            topic_plural => phrasing::is_plural_phrase(&topic_text),
             // Content a person subscribes to or follows (a newsletter, a podcast), as
             // against content they read or use (recipes, reviews, advice).
             c_source => phrasing::is_content_source(&product.bare),
             // Content that recommends or judges, where sponsorship and bias matter.
             c_opinion => phrasing::is_opinion_content(&offer.bare),
+            // Content people follow step by step (guides, tutorials, recipes).
+            c_howto => phrasing::is_howto_content(&product.bare),
             // Disposable goods: no warranty or service life.
             consumable => phrasing::is_consumable(&product.bare) || phrasing::is_consumable(&offer.bare),
             // Food and drink: no functions, workings or repair warranty.

@@ -1016,3 +1016,77 @@ mod tests {
         );
     }
 }
+
+/// Whether a noun phrase is plural by its last word (`quick weeknight dinners`), as
+/// against a mass noun or an activity (`meal prep`, `index fund investing`, `analytics`).
+pub fn is_plural_phrase(phrase: &str) -> bool {
+    const MASS_IN_S: [&str; 9] = [
+        "news",
+        "analytics",
+        "logistics",
+        "physics",
+        "economics",
+        "politics",
+        "fitness",
+        "business",
+        "wellness",
+    ];
+    // The head noun comes before a place or purpose: `boutique hotels in Lisbon`.
+    let lower = phrase.to_lowercase();
+    let head = [" in ", " for ", " on ", " near ", " with ", " at ", " of "]
+        .iter()
+        .filter_map(|preposition| lower.find(preposition))
+        .min()
+        .map_or(lower.as_str(), |at| &lower[..at]);
+    head.split_whitespace()
+        .next_back()
+        .map(str::to_lowercase)
+        .is_some_and(|last| {
+            last.len() > 3
+                && last.ends_with('s')
+                && !last.ends_with("ss")
+                && !last.ends_with("us")
+                && !MASS_IN_S.contains(&last.as_str())
+        })
+}
+
+/// Whether content is followed step by step (guides, tutorials, recipes, courses), and so
+/// judged by whether it works rather than by its independence.
+pub fn is_howto_content(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    [
+        "guide",
+        "tutorial",
+        "recipe",
+        "how-to",
+        "walkthrough",
+        "lesson",
+    ]
+    .iter()
+    .any(|w| lower.split_whitespace().any(|word| word.starts_with(w)))
+}
+
+#[cfg(test)]
+mod plural_phrase_tests {
+    use super::{is_howto_content, is_plural_phrase};
+
+    #[test]
+    fn plural_phrases_are_told_by_their_head_noun() {
+        assert!(is_plural_phrase("quick weeknight dinners"));
+        assert!(is_plural_phrase("boutique hotels in Lisbon"));
+        assert!(is_plural_phrase("fleet charging cards"));
+        assert!(!is_plural_phrase("meal prep"));
+        assert!(!is_plural_phrase("index fund investing"));
+        assert!(!is_plural_phrase("product analytics"));
+        assert!(!is_plural_phrase("flexible office space for startups"));
+        assert!(!is_plural_phrase("Making Tax Digital compliance"));
+    }
+
+    #[test]
+    fn howto_content_is_guides_tutorials_and_recipes() {
+        assert!(is_howto_content("PC build guides"));
+        assert!(is_howto_content("home cooking recipes"));
+        assert!(!is_howto_content("laptop reviews"));
+        assert!(!is_howto_content("personal finance podcast"));
+    }
+}

@@ -104,8 +104,9 @@ pub struct Variant {
 
 /// Gives every variant line of a template source a family: a tag without one
 /// (`[pricing] …`) becomes `[pricing#<name>:<line>]`, so the variants one source line
-/// renders (for every product line, rival or audience) are one family. Other lines
-/// (Jinja blocks, comments) are left as they are.
+/// renders (for every product line, rival or audience) are one family; a line that
+/// names the topic gets one family per topic (`…:<line>@<topic>`). Other lines (Jinja
+/// blocks, comments) are left as they are.
 fn with_line_families(name: &str, source: &str) -> String {
     let mut out = String::with_capacity(source.len() + source.len() / 4);
     for (index, line) in source.lines().enumerate() {
@@ -114,7 +115,15 @@ fn with_line_families(name: &str, source: &str) -> String {
         match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
             Some((tag, text)) if !tag.contains('#') && !tag.contains('{') => {
                 out.push_str(&line[..indent]);
-                out.push_str(&format!("[{tag}#{name}:{}]{text}", index + 1));
+                // A line about the topic itself asks a new question of every topic
+                // (`mistakes with meal prep`, `mistakes with weeknight dinners`), so its
+                // family is per topic.
+                let per_topic = if text.contains("{{ topic }}") {
+                    "@{{ topic }}"
+                } else {
+                    ""
+                };
+                out.push_str(&format!("[{tag}#{name}:{}{per_topic}]{text}", index + 1));
             }
             _ => out.push_str(line),
         }

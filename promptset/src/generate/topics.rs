@@ -40,6 +40,12 @@ pub struct PlannedTopic {
     pub market: Option<usize>,
     /// The competitor the topic is about, if any: its comparison prompts name it.
     pub rival: Option<String>,
+    /// What the topic's prompts call it when that is not its name: `meal prep` for
+    /// `Meal prep for beginners`.
+    pub subject: Option<String>,
+    /// The topic's own audience when it is none of the brief's (`beginners`): its prompts
+    /// speak of it instead of rotating through the brief's audiences.
+    pub audience_phrase: Option<String>,
 }
 
 /// The five ranking dimensions, each 0-3.
@@ -91,6 +97,8 @@ struct Focus {
     channel: Option<usize>,
     market: Option<usize>,
     rival: Option<String>,
+    subject: Option<String>,
+    audience_phrase: Option<String>,
 }
 
 /// The outcome of planning: the kept topics, the category the brand competes in, and
@@ -251,6 +259,8 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
                 channel: candidate.focus.channel,
                 market: candidate.focus.market,
                 rival: candidate.focus.rival,
+                subject: candidate.focus.subject,
+                audience_phrase: candidate.focus.audience_phrase,
             }
         })
         .collect();
@@ -457,6 +467,40 @@ fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String])
     }
 }
 
+/// `X for Y` in a topic's name where `Y` is a group of people none of the brief's
+/// audiences names (`Meal prep for beginners`): `(X, Y)`. `Y` must read as people in the
+/// plural (`beginners`, `first-time investors`, `women`), so `MTD for income tax` or
+/// `Gifts for Christmas 2025` are not split.
+fn split_for(brief: &Brief, lexicon: &Lexicon, name: &str) -> Option<(String, String)> {
+    let lower = name.to_lowercase();
+    let at = lower.rfind(" for ")?;
+    let subject = name[..at].trim();
+    let who = name[at + " for ".len()..].trim();
+    let last = who.split_whitespace().next_back()?.to_lowercase();
+    let people = (last.ends_with('s') && !last.ends_with("ss") && last.len() > 3)
+        || ["women", "men", "people", "children", "staff", "teams"].contains(&last.as_str());
+    let known = brief.target_customers.iter().any(|c| mentions(name, c))
+        || lexicon
+            .audiences
+            .iter()
+            .any(|a| mentions(who, a) || mentions(a, who));
+    (people && !known && !subject.is_empty() && !who.chars().any(|c| c.is_ascii_digit()))
+        .then(|| (subject.to_owned(), who.to_owned()))
+}
+
+/// Whether `a` and `b` share a word of four letters or more.
+fn shares_word(a: &str, b: &str) -> bool {
+    let words = |text: &str| -> Vec<String> {
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 4)
+            .map(|w| w.trim_end_matches('s').to_owned())
+            .collect()
+    };
+    let b = words(b);
+    words(a).iter().any(|w| b.contains(w))
+}
+
 /// Whether a weak AI surface of the brief bears on `words` (GEO has room to move there).
 fn weak_surface_match(brief: &Brief, words: &[&str]) -> bool {
     brief.weak_ai_surfaces.iter().any(|surface| {
@@ -489,9 +533,23 @@ fn candidates(brief: &Brief, offer: &Noun, lexicon: &Lexicon, keep: &[&str]) -> 
 
     for (index, topic) in brief.priority_topics.iter().enumerate() {
         let description = topic.description.clone().unwrap_or_default();
-        let topic_type = topic
-            .topic_type
-            .unwrap_or_else(|| infer_type(brief, &topic.name, &description, &topic.seed_keywords));
+        let split = split_for(brief, lexicon, &topic.name);
+        let topic_type = topic.topic_type.unwrap_or_else(|| {
+            match (
+                infer_type(brief, &topic.name, &description, &topic.seed_keywords),
+                &split,
+            ) {
+                // `Meal prep for beginners` on a recipe site is about meal prep, for
+                // beginners: a use case with its own audience, not a segment of the
+                // brief's customers asked about the whole offering.
+                (TopicType::AudienceSegment, Some((subject, _)))
+                    if !shares_word(subject, &offer.bare) =>
+                {
+                    TopicType::UseCase
+                }
+                (inferred, _) => inferred,
+            }
+        });
         let mut texts: Vec<&str> = vec![&topic.name];
         texts.extend(topic.seed_keywords.iter().map(String::as_str));
         let related = related_lines(brief, &texts);
@@ -551,6 +609,11 @@ fn candidates(brief: &Brief, offer: &Noun, lexicon: &Lexicon, keep: &[&str]) -> 
                     .iter()
                     .find(|c| mentions(&topic.name, &c.name))
                     .map(|c| c.name.trim().to_owned()),
+                subject: split
+                    .as_ref()
+                    .filter(|_| topic_type == TopicType::UseCase)
+                    .map(|(subject, _)| subject.clone()),
+                audience_phrase: split.map(|(_, who)| who),
             },
         });
     }
@@ -752,7 +815,21 @@ fn candidates(brief: &Brief, offer: &Noun, lexicon: &Lexicon, keep: &[&str]) -> 
                 .unwrap_or_else(|| provider.bare.clone())
         ),
         BusinessModel::Manufacturer => format!("Specifying {category} for a project"),
-        BusinessModel::ContentMedia => format!("Finding reliable {category}"),
+        // Reviews serve a buying decision (`Laptop reviews`: choosing a laptop), which is
+        // what readers ask about; without a reviewed product, finding the content itself.
+        BusinessModel::ContentMedia => brief
+            .core_product_lines
+            .iter()
+            .find_map(|line| {
+                let lower = line.name.trim().to_lowercase();
+                let subject = lower
+                    .strip_suffix(" reviews")
+                    .or_else(|| lower.strip_suffix(" review"))?;
+                Noun::parse(subject, keep)
+                    .one
+                    .map(|one| format!("Choosing {one}"))
+            })
+            .unwrap_or_else(|| format!("Finding reliable {category}")),
         BusinessModel::Marketplace => title(&format!("{verb_ing} {category} online")),
         BusinessModel::Ecommerce => format!("Choosing {category}"),
         BusinessModel::Other => format!(
