@@ -418,7 +418,13 @@ impl Generator {
                 {
                     continue;
                 }
-                if !obeys_layer(&variant.text, layer, fill.brief, fill.language) {
+                if !obeys_layer(
+                    &variant.text,
+                    layer,
+                    fill.brief,
+                    fill.language,
+                    &fill.plan.offer.bare,
+                ) {
                     continue;
                 }
                 if fill.language == "en" && repeats_a_word(&variant.text, fill.brief) {
@@ -546,9 +552,16 @@ fn comparison_words(language: &str) -> &'static [&'static str] {
 }
 
 /// The layer rules a prompt must obey.
-fn obeys_layer(text: &str, layer: Layer, brief: &Brief, language: &str) -> bool {
+fn obeys_layer(text: &str, layer: Layer, brief: &Brief, language: &str, offer: &str) -> bool {
     let names_brand = mentions(text, &brief.brand_name);
-    let names_rival = brief.competitors.iter().any(|c| mentions(text, &c.name));
+    // A rival named with a word of the offering (Spaces, coworking spaces) is named
+    // only where the word is capitalised, as the lint reads it.
+    let names_rival = brief.competitors.iter().any(|c| {
+        let name = c.name.trim().to_lowercase();
+        mentions(text, &c.name)
+            && (!crate::lint::text::is_common_word(&name, [offer])
+                || crate::lint::text::mentions_capitalised(text, &name))
+    });
     match layer {
         Layer::NonBrandDiscovery => !names_brand && !names_rival,
         Layer::CompetitorComparison => {
@@ -712,14 +725,7 @@ impl FillContext<'_> {
         };
         // An inferred topic is named after the offering, so its prompts speak of the
         // offering; a product line's or the brief's own topic rotates through its lines.
-        // ...unless the offering's name contains a rival's (`coworking spaces` and the
-        // rival `Spaces`): then non-brand prompts could not name it at all.
-        let offer_names_rival = brief
-            .competitors
-            .iter()
-            .any(|c| crate::generate::text::mentions(&self.plan.offer.bare, &c.name));
-        let product_line = (topic.source != crate::model::TopicSource::Inferred
-            || offer_names_rival)
+        let product_line = (topic.source != crate::model::TopicSource::Inferred)
             .then(|| pick(&topic.related_product_lines, slot + attempt + offsets[2]))
             .flatten();
         let english = self.language == "en";
@@ -906,6 +912,9 @@ impl SlotValues {
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
             topic_plural => phrasing::is_plural_phrase(&topic_text),
+            // `flexible office space` for a coworking brand names the offering again:
+            // `the best coworking spaces for flexible office space` says nothing.
+            topic_is_offer => topics::shares_word(&topic_text, &offer.bare),
             // Content a person subscribes to or follows (a newsletter, a podcast), as
             // against content they read or use (recipes, reviews, advice).
             c_source => phrasing::is_content_source(&product.bare),

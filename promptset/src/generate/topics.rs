@@ -489,7 +489,7 @@ fn split_for(brief: &Brief, lexicon: &Lexicon, name: &str) -> Option<(String, St
 }
 
 /// Whether `a` and `b` share a word of four letters or more.
-fn shares_word(a: &str, b: &str) -> bool {
+pub(crate) fn shares_word(a: &str, b: &str) -> bool {
     let words = |text: &str| -> Vec<String> {
         text.to_lowercase()
             .split(|c: char| !c.is_alphanumeric())
@@ -1149,4 +1149,15 @@ fn supply_audience(brief: &Brief, name: &str, offer: &Noun, lexicon: &Lexicon) -
         .audiences
         .iter()
         .position(|a| phrasing::is_supply_side(a, offer))
+}
+
+#[cfg(test)]
+mod split_for_tests {
+    use super::shares_word;
+
+    #[test]
+    fn words_are_shared_across_number() {
+        assert!(shares_word("flexible office space", "coworking spaces"));
+        assert!(!shares_word("meal prep", "home cooking recipes"));
+    }
 }

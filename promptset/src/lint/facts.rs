@@ -111,6 +111,12 @@ impl Facts {
             .map(|(index, topic)| (topic.topic.as_ref(), index))
             .collect();
 
+        // A rival named with a word the set also uses as a noun (Spaces, coworking
+        // spaces) is named only where the word is capitalised.
+        let common_words: Vec<bool> = competitors
+            .iter()
+            .map(|c| text::is_common_word(c, set.topic_map.iter().map(|t| t.topic.as_ref())))
+            .collect();
         let context = super::misfit::Context::from_set(set, &competitors);
         let prompts: Vec<PromptFacts> = set
             .prompts
@@ -123,9 +129,11 @@ impl Facts {
                     brand: brand_variants
                         .iter()
                         .any(|b| text::mentions(&normalized, b)),
-                    competitor: competitors
-                        .iter()
-                        .position(|c| text::mentions(&normalized, c)),
+                    competitor: competitors.iter().enumerate().position(|(index, c)| {
+                        text::mentions(&normalized, c)
+                            && (!common_words[index]
+                                || text::mentions_capitalised(&prompt.prompt, c))
+                    }),
                     comparison_cue: text::has_comparison_cue(&normalized),
                     question: text::is_question_or_request(&prompt.prompt, &normalized),
                     time_sensitive: text::is_time_sensitive(&normalized),

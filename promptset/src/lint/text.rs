@@ -319,6 +319,33 @@ pub fn mentions(normalized: &str, name: &str) -> bool {
         .any(|at| at > 0 && bytes[at - 1] == b' ' && bytes.get(at + name.len()) == Some(&b' '))
 }
 
+/// Whether a rival's normalised `name` is also a common word of the set (`spaces` for
+/// the rival Spaces in a set about coworking spaces): then only its capitalised form
+/// (`Spaces`, `SPACES`) in the raw text names the rival, and `coworking spaces` does not.
+/// `common_text` is text of the set where the word is used as a noun (topic names).
+pub fn is_common_word<'t>(name: &str, common_text: impl IntoIterator<Item = &'t str>) -> bool {
+    let word = name.trim();
+    !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && common_text.into_iter().any(|text| {
+            text.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == word)
+        })
+}
+
+/// Whether the raw `text` names the rival whose normalised name is the common word
+/// `word`, capitalised (`Spaces`) or in capitals (`SPACES`).
+pub fn mentions_capitalised(text: &str, word: &str) -> bool {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    let capitalised: String = first.to_uppercase().chain(chars).collect();
+    let upper = word.to_uppercase();
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == capitalised || w == upper)
+}
+
 /// Corporate suffixes people leave out when they name a brand.
 const CORPORATE_SUFFIXES: &[&str] = &[
     "ag",
@@ -663,6 +690,24 @@ mod tests {
             " whats the best crm 2025 "
         );
         assert_eq!(normalize("¿Qué CRM?"), " qué crm ");
+    }
+
+    #[test]
+    fn a_rival_named_with_a_common_word_is_named_only_capitalised() {
+        let topics = [
+            "Quality and reviews of coworking spaces",
+            "Meeting room rental",
+        ];
+        assert!(is_common_word("spaces", topics));
+        assert!(!is_common_word("wework", topics));
+        assert!(mentions_capitalised(
+            "How does Spaces compare with WeWork?",
+            "spaces"
+        ));
+        assert!(!mentions_capitalised(
+            "Which coworking spaces are best for startups?",
+            "spaces"
+        ));
     }
 
     #[test]
