@@ -901,6 +901,8 @@ impl SlotValues {
             p_one => product.one.as_deref().unwrap_or_default(),
             p_mass => product.mass,
             p_many => product.many(),
+            // The product is people (`freelance developers`, `plumbers`).
+            p_people => product.is_agent(),
             offer => &offer.bare,
             offer_are => offer.be(),
             offer_mod => &offer.modifier,
