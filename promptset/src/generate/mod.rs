@@ -901,6 +901,8 @@ impl SlotValues {
             p_one => product.one.as_deref().unwrap_or_default(),
             p_mass => product.mass,
             p_many => product.many(),
+            // The work a service line names (`payroll` for `payroll services`).
+            p_activity => phrasing::service_activity(&product.bare),
             // The product is people (`freelance developers`, `plumbers`).
             p_people => product.is_agent(),
             offer => &offer.bare,
@@ -932,6 +934,8 @@ impl SlotValues {
                 || phrasing::is_food_or_drink(&fill.plan.category),
             // Local practitioners compared by reviews and distance.
             local => phrasing::is_local_practice(&offer.bare),
+            // Professions that hold a licence (dentists, accountants, solicitors).
+            regulated => phrasing::is_regulated_profession(&providers.bare),
             provider => &providers.modifier,
             provider_one => providers.one.as_deref().unwrap_or_default(),
             verb => verb,

@@ -1066,6 +1066,43 @@ pub fn is_howto_content(label: &str) -> bool {
     .any(|w| lower.split_whitespace().any(|word| word.starts_with(w)))
 }
 
+/// Whether providers of this kind hold a licence or a chartered status a client can
+/// check (dentists, accountants, solicitors, electricians), as agencies do not.
+pub fn is_regulated_profession(providers: &str) -> bool {
+    let lower = providers.to_lowercase();
+    is_local_practice(&lower)
+        || [
+            "accountant",
+            "solicitor",
+            "lawyer",
+            "attorney",
+            "notar",
+            "surveyor",
+            "architect",
+            "financial adviser",
+            "financial advisor",
+            "tax adviser",
+            "tax advisor",
+            "auditor",
+            "pharmac",
+            "nurse",
+            "therapist",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// The work a service line names: `payroll` for `payroll services`, `online accounting`
+/// for `online accounting services`; other lines as they are (`SEO audits`).
+pub fn service_activity(line: &str) -> String {
+    let trimmed = line.trim();
+    trimmed
+        .strip_suffix(" services")
+        .or_else(|| trimmed.strip_suffix(" service"))
+        .unwrap_or(trimmed)
+        .to_owned()
+}
+
 #[cfg(test)]
 mod plural_phrase_tests {
     use super::{is_howto_content, is_plural_phrase};
