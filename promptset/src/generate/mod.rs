@@ -936,6 +936,8 @@ impl SlotValues {
             local => phrasing::is_local_practice(&offer.bare),
             // Professions that hold a licence (dentists, accountants, solicitors).
             regulated => phrasing::is_regulated_profession(&providers.bare),
+            // Devices judged by ratings rather than materials (inverters, batteries).
+            electronic => phrasing::is_electronic(&product.bare),
             provider => &providers.modifier,
             provider_one => providers.one.as_deref().unwrap_or_default(),
             verb => verb,

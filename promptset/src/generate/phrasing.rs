@@ -1092,6 +1092,18 @@ pub fn is_regulated_profession(providers: &str) -> bool {
         .any(|w| lower.contains(w))
 }
 
+/// Whether a product is an electrical or electronic device (inverters, batteries,
+/// chargers, sensors), compared by ratings rather than by what it is made of.
+pub fn is_electronic(product: &str) -> bool {
+    let lower = product.to_lowercase();
+    [
+        "inverter", "battery", "batteries", "charger", "sensor", "controller", "meter",
+        "module", "drive", "motor", "storage system", "transformer", "electronic",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
 /// The work a service line names: `payroll` for `payroll services`, `online accounting`
 /// for `online accounting services`; other lines as they are (`SEO audits`).
 pub fn service_activity(line: &str) -> String {
