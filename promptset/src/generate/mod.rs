@@ -390,7 +390,8 @@ impl Generator {
             let mut pools: Vec<Vec<Variant>> = Vec::new();
             // In a topic about one product line, questions that name the line come
             // before those about the whole offering: a podcast topic asks about podcasts.
-            let line = (values.product.bare != fill.plan.offer.bare)
+            let line = (values.product.bare != fill.plan.offer.bare
+                && fill.topic.topic_type == crate::model::TopicType::ProductCategory)
                 .then(|| values.product.modifier.to_lowercase());
             for name in &names {
                 let mut pool = Vec::new();
