@@ -17,6 +17,11 @@
 #                   all skills, one third each, while a background loop publishes new
 #                   skills at PUBLISH_RATE per second, default 5)
 #   DATABASE=URL    database to use instead of SQLite in WORK (e.g. a postgres:// URL)
+#   INSTANCES=2     (PostgreSQL only) a second `registry serve` on PORT+1 on the same
+#                   database, with its own blob folder and log; every target then runs two
+#                   wrk processes at once, one per instance, each with half the threads and
+#                   connections, and reports their summed req/s and the worse p50 and p99
+#                   (publishes of `mixed` go to the first instance, reads to both)
 #   SKIP_BUILD=1    use the existing target/release binaries
 set -euo pipefail
 
@@ -47,7 +52,14 @@ REGISTRY="$ROOT/target/release/registry"
 SEED="$ROOT/target/release/examples/seed"
 
 SERVER_PID=
+SECOND_PID=
+INSTANCES=${INSTANCES:-1}
 cleanup() {
+  if [ -n "$SECOND_PID" ] && kill -0 "$SECOND_PID" 2>/dev/null; then
+    kill -TERM "$SECOND_PID" 2>/dev/null || true
+    wait "$SECOND_PID" 2>/dev/null || true
+    echo "# stopped second registry pid $SECOND_PID" >&2
+  fi
   if [ -n "${PUBLISHER_PID:-}" ]; then kill "$PUBLISHER_PID" 2>/dev/null || true; fi
   if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
@@ -81,6 +93,27 @@ echo "# registry pid $SERVER_PID on $BASE ($DATABASE)"
 if [ ! -f "$WORK/seeded-$COUNT" ]; then
   "$SEED" --base "$BASE" --token "$TOKEN" --count "$COUNT" --concurrency 8 | tee "$WORK/seed.txt"
   touch "$WORK/seeded-$COUNT"
+fi
+
+BASE2=
+if [ "$INSTANCES" = 2 ]; then
+  case $DATABASE in
+    postgres://*|postgresql://*) ;;
+    *) echo "INSTANCES=2 needs DATABASE=postgres://… (instances share only the database)" >&2; exit 2 ;;
+  esac
+  PORT2=$((PORT + 1))
+  BASE2="http://127.0.0.1:$PORT2"
+  RUST_LOG=${RUST_LOG:-warn} "$REGISTRY" serve --listen "127.0.0.1:$PORT2" --database "$DATABASE" \
+    --storage "$WORK/blobs2" --public-url "$BASE2" \
+    --rate-limit-read "$LIMIT" --rate-limit-write "$LIMIT" --rate-limit-download "$LIMIT" \
+    > "$WORK/server2.log" 2>&1 &
+  SECOND_PID=$!
+  for _ in $(seq 1 150); do
+    curl -fsS -o /dev/null "$BASE2/api/v1/skills?limit=1" 2>/dev/null && break
+    kill -0 "$SECOND_PID" 2>/dev/null || { echo "second registry exited; log:" >&2; cat "$WORK/server2.log" >&2; exit 1; }
+    sleep 0.2
+  done
+  echo "# second registry pid $SECOND_PID on $BASE2"
 fi
 
 # the same pseudo-random slugs for every run (wrk's Lua is seeded per thread)
@@ -191,7 +224,7 @@ done
   echo "kernel: $(uname -r)"
   echo "rustc: $(rustc --version)"
   echo "wrk: $(wrk --version 2>&1 | head -1)"
-  echo "skills: $COUNT, database: ${DATABASE%%\?*}"
+  echo "skills: $COUNT, database: ${DATABASE%%\?*}, instances: $INSTANCES"
 } > "$WORK/machine.txt"
 cat "$WORK/machine.txt" | sed 's/^/# /'
 
@@ -201,7 +234,16 @@ for run in $(seq 1 "$RUNS"); do
     args=(-t"$THREADS" -c"$CONNS" -d"$DURATION" --latency)
     if [ -n "${SCRIPT[$t]:-}" ]; then args+=(-s "${SCRIPT[$t]}"); fi
     if [ "$t" = mixed ]; then start_publisher; fi
-    wrk "${args[@]}" "${URL[$t]}" > "$WORK/results/$t.run$run.txt" 2>&1
+    if [ "$INSTANCES" = 2 ]; then
+      half=(-t$(( (THREADS + 1) / 2 )) -c$((CONNS / 2)) -d"$DURATION" --latency)
+      if [ -n "${SCRIPT[$t]:-}" ]; then half+=(-s "${SCRIPT[$t]}"); fi
+      wrk "${half[@]}" "${URL[$t]}" > "$WORK/results/$t.run$run.a.txt" 2>&1 &
+      first=$!
+      wrk "${half[@]}" "${URL[$t]/$BASE/$BASE2}" > "$WORK/results/$t.run$run.b.txt" 2>&1
+      wait "$first"
+    else
+      wrk "${args[@]}" "${URL[$t]}" > "$WORK/results/$t.run$run.txt" 2>&1
+    fi
     if [ "$t" = mixed ]; then stop_publisher; fi
     sleep 1
   done
@@ -228,13 +270,21 @@ def parse(text):
 print(f"\n{'target':<18}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}  {'goal':<16}{'met':<5} runs (req/s)")
 rows = []
 for target in targets:
-    runs = []
+    # `target.runN.txt`, or `target.runN.a.txt` and `.b.txt` (one per instance): the parts
+    # of a run are summed (req/s, bad responses) and their worse latencies kept.
+    parts = {}
     for name in sorted(os.listdir(directory)):
         if name.startswith(target + ".run"):
+            run = name[len(target) + 1:].split(".")[0]
             try:
-                runs.append(parse(open(os.path.join(directory, name)).read()))
+                parts.setdefault(run, []).append(parse(open(os.path.join(directory, name)).read()))
             except Exception as error:
                 print(f"# could not parse {name}: {error}", file=sys.stderr)
+    runs = [
+        (sum(p[0] for p in ps), max(p[1] for p in ps), max(p[2] for p in ps),
+         sum(p[3] for p in ps), "; ".join(sorted({p[4] for p in ps if p[4]})))
+        for ps in parts.values()
+    ]
     if not runs:
         continue
     rps = statistics.median(r[0] for r in runs)
