@@ -1083,7 +1083,17 @@ pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun 
         BusinessModel::Ecommerce => "brands",
         BusinessModel::Services | BusinessModel::Other => "providers",
     };
-    Noun::parse(&format!("{} {word}", offer.modifier), keep)
+    // `expense tracking vendors`, not `expense tracking tool vendors`: the kind of
+    // software already says what the vendors sell.
+    let modifier = match model {
+        BusinessModel::Saas => offer
+            .modifier
+            .strip_suffix(" tool")
+            .or_else(|| offer.modifier.strip_suffix(" app"))
+            .unwrap_or(&offer.modifier),
+        _ => &offer.modifier,
+    };
+    Noun::parse(&format!("{modifier} {word}"), keep)
 }
 
 /// A channel topic's name, by what the channel is: people buy on a marketplace, buy
