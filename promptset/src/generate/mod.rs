@@ -163,6 +163,7 @@ impl Generator {
         let mut warnings = Vec::new();
         let mut plan = topics::plan(brief, options.topics);
         let language = self.pick_language(brief, options, &mut plan.inferences, &mut warnings)?;
+        topics::localize_names(&mut plan, &language);
         if brief.is_thin() {
             warnings.push(
                 "the brief is thin (no product lines, no priority topics, no competitors); the set is built from inferred topics, see `key_inferences`"

@@ -1097,8 +1097,19 @@ pub fn is_regulated_profession(providers: &str) -> bool {
 pub fn is_electronic(product: &str) -> bool {
     let lower = product.to_lowercase();
     [
-        "inverter", "battery", "batteries", "charger", "sensor", "controller", "meter",
-        "module", "drive", "motor", "storage system", "transformer", "electronic",
+        "inverter",
+        "battery",
+        "batteries",
+        "charger",
+        "sensor",
+        "controller",
+        "meter",
+        "module",
+        "drive",
+        "motor",
+        "storage system",
+        "transformer",
+        "electronic",
     ]
     .iter()
     .any(|w| lower.contains(w))

@@ -83,9 +83,18 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/zh/brand-defense/default/TOFU.j2",
     "prompts/zh/competitor-comparison/default/BOFU.j2",
     "prompts/zh/competitor-comparison/default/MOFU.j2",
+    "prompts/zh/non-brand-discovery/channel-marketplace/BOFU.j2",
+    "prompts/zh/non-brand-discovery/channel-marketplace/MOFU.j2",
+    "prompts/zh/non-brand-discovery/channel-marketplace/TOFU.j2",
+    "prompts/zh/non-brand-discovery/competitor-alternative/BOFU.j2",
+    "prompts/zh/non-brand-discovery/competitor-alternative/MOFU.j2",
+    "prompts/zh/non-brand-discovery/competitor-alternative/TOFU.j2",
     "prompts/zh/non-brand-discovery/default/BOFU.j2",
     "prompts/zh/non-brand-discovery/default/MOFU.j2",
     "prompts/zh/non-brand-discovery/default/TOFU.j2",
+    "prompts/zh/non-brand-discovery/trust-evaluation/BOFU.j2",
+    "prompts/zh/non-brand-discovery/trust-evaluation/MOFU.j2",
+    "prompts/zh/non-brand-discovery/trust-evaluation/TOFU.j2",
 ];
 
 /// One tagged variant rendered from a template.

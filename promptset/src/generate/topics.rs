@@ -1171,3 +1171,107 @@ mod split_for_tests {
         assert!(!shares_word("meal prep", "home cooking recipes"));
     }
 }
+
+/// Names the inferred topics of a set written in Chinese in Chinese. The planner names them
+/// in English around the brief's own words (`Alternatives to 小罐茶`), which an analyst
+/// reading a Chinese set would not accept; the brief's own topics and product lines keep
+/// the names the brief gave them.
+pub fn localize_names(plan: &mut TopicPlan, language: &str) {
+    if language != "zh" {
+        return;
+    }
+    for topic in &mut plan.topics {
+        if topic.source == TopicSource::Inferred {
+            if let Some(name) = chinese_name(&topic.name) {
+                topic.name = name;
+            }
+        }
+    }
+}
+
+/// The Chinese name of an inferred topic named by [`candidates`], if its pattern is known.
+fn chinese_name(name: &str) -> Option<String> {
+    let strip = |prefix: &str| name.strip_prefix(prefix).map(str::trim);
+    let patterns: [(&str, fn(&str) -> String); 13] = [
+        ("Alternatives to ", |x| format!("{x}的替代品")),
+        ("Quality and reviews of ", |x| format!("{x}的品质与口碑")),
+        ("Security and reliability of ", |x| {
+            format!("{x}的安全性与可靠性")
+        }),
+        ("Supplier certifications for ", |x| {
+            format!("{x}供应商的资质认证")
+        }),
+        ("Trusted sources for ", |x| format!("{x}的可靠信息来源")),
+        ("Seasonal demand for ", |x| format!("{x}的季节性需求")),
+        ("Setting up and integrating ", |x| {
+            format!("{x}的部署与集成")
+        }),
+        ("Finding reliable ", |x| format!("寻找可靠的{x}")),
+        ("Comparing ", |x| format!("{x}对比")),
+        ("Choosing a trustworthy ", |x| format!("如何挑选靠谱的{x}")),
+        ("Choosing ", |x| format!("如何挑选{x}")),
+        ("Specifying ", |x| {
+            format!("为项目选型{}", x.trim_end_matches(" for a project"))
+        }),
+        ("Buying ", |x| {
+            let (what, place) = match x.split_once(" on ") {
+                Some((what, channel)) => (what, format!("在{channel}上")),
+                None => match x.split_once(" through distributors") {
+                    Some((what, _)) => (what, "通过经销商".to_owned()),
+                    None => match x.split_once(" from retailers") {
+                        Some((what, _)) => (what, "在零售店".to_owned()),
+                        None => match x.split_once(" direct from the ") {
+                            Some((what, _)) => (what, "从官网直接".to_owned()),
+                            None => (x, String::new()),
+                        },
+                    },
+                },
+            };
+            format!("{place}购买{what}")
+        }),
+    ];
+    for (prefix, render) in &patterns {
+        if let Some(rest) = strip(prefix) {
+            return Some(render(rest));
+        }
+    }
+    if let Some((what, trade)) = name.split_once(" at trade shows") {
+        return Some(format!("展会上的{what}{trade}"));
+    }
+    if let Some((what, who)) = name.split_once(" for ") {
+        return Some(format!("适合{}的{what}", who.trim()));
+    }
+    if let Some((what, place)) = name.split_once(" in ") {
+        return Some(format!("{}的{what}", place.trim()));
+    }
+    None
+}
+
+#[cfg(test)]
+mod chinese_name_tests {
+    use super::chinese_name;
+
+    #[test]
+    fn inferred_topics_are_named_in_chinese() {
+        assert_eq!(
+            chinese_name("Alternatives to 小罐茶").as_deref(),
+            Some("小罐茶的替代品")
+        );
+        assert_eq!(
+            chinese_name("Buying 茶叶 on 天猫").as_deref(),
+            Some("在天猫上购买茶叶")
+        );
+        assert_eq!(
+            chinese_name("Quality and reviews of 茶叶").as_deref(),
+            Some("茶叶的品质与口碑")
+        );
+        assert_eq!(
+            chinese_name("茶叶 for 年轻白领").as_deref(),
+            Some("适合年轻白领的茶叶")
+        );
+        assert_eq!(
+            chinese_name("Choosing 茶叶").as_deref(),
+            Some("如何挑选茶叶")
+        );
+    }
+}
