@@ -1181,10 +1181,10 @@ pub fn localize_names(plan: &mut TopicPlan, language: &str) {
         return;
     }
     for topic in &mut plan.topics {
-        if topic.source == TopicSource::Inferred {
-            if let Some(name) = chinese_name(&topic.name) {
-                topic.name = name;
-            }
+        if topic.source == TopicSource::Inferred
+            && let Some(name) = chinese_name(&topic.name)
+        {
+            topic.name = name;
         }
     }
 }
@@ -1192,7 +1192,8 @@ pub fn localize_names(plan: &mut TopicPlan, language: &str) {
 /// The Chinese name of an inferred topic named by [`candidates`], if its pattern is known.
 fn chinese_name(name: &str) -> Option<String> {
     let strip = |prefix: &str| name.strip_prefix(prefix).map(str::trim);
-    let patterns: [(&str, fn(&str) -> String); 13] = [
+    type Render = fn(&str) -> String;
+    let patterns: [(&str, Render); 13] = [
         ("Alternatives to ", |x| format!("{x}的替代品")),
         ("Quality and reviews of ", |x| format!("{x}的品质与口碑")),
         ("Security and reliability of ", |x| {
