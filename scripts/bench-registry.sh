@@ -78,16 +78,25 @@ if [ ! -s "$WORK/token" ]; then
 fi
 TOKEN=$(cat "$WORK/token")
 
-RUST_LOG=${RUST_LOG:-warn} "$REGISTRY" serve --listen "127.0.0.1:$PORT" --database "$DATABASE" \
-  --storage "$WORK/blobs" --public-url "$BASE" \
-  --rate-limit-read "$LIMIT" --rate-limit-write "$LIMIT" --rate-limit-download "$LIMIT" \
-  > "$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 150); do
-  curl -fsS -o /dev/null "$BASE/api/v1/skills?limit=1" 2>/dev/null && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { echo "registry exited; log:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-  sleep 0.2
-done
+# start_server PORT BLOBS LOG: starts `registry serve` on PORT and waits until it answers;
+# its pid is left in STARTED_PID.
+STARTED_PID=
+start_server() {
+  local port=$1 blobs=$2 log=$3
+  RUST_LOG=${RUST_LOG:-warn} "$REGISTRY" serve --listen "127.0.0.1:$port" --database "$DATABASE" \
+    --storage "$blobs" --public-url "http://127.0.0.1:$port" \
+    --rate-limit-read "$LIMIT" --rate-limit-write "$LIMIT" --rate-limit-download "$LIMIT" \
+    > "$log" 2>&1 &
+  STARTED_PID=$!
+  for _ in $(seq 1 150); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/api/v1/skills?limit=1" 2>/dev/null && return 0
+    kill -0 "$STARTED_PID" 2>/dev/null || { echo "registry on $port exited; log:" >&2; cat "$log" >&2; exit 1; }
+    sleep 0.2
+  done
+}
+
+start_server "$PORT" "$WORK/blobs" "$WORK/server.log"
+SERVER_PID=$STARTED_PID
 echo "# registry pid $SERVER_PID on $BASE ($DATABASE)"
 
 if [ ! -f "$WORK/seeded-$COUNT" ]; then
@@ -103,16 +112,8 @@ if [ "$INSTANCES" = 2 ]; then
   esac
   PORT2=$((PORT + 1))
   BASE2="http://127.0.0.1:$PORT2"
-  RUST_LOG=${RUST_LOG:-warn} "$REGISTRY" serve --listen "127.0.0.1:$PORT2" --database "$DATABASE" \
-    --storage "$WORK/blobs2" --public-url "$BASE2" \
-    --rate-limit-read "$LIMIT" --rate-limit-write "$LIMIT" --rate-limit-download "$LIMIT" \
-    > "$WORK/server2.log" 2>&1 &
-  SECOND_PID=$!
-  for _ in $(seq 1 150); do
-    curl -fsS -o /dev/null "$BASE2/api/v1/skills?limit=1" 2>/dev/null && break
-    kill -0 "$SECOND_PID" 2>/dev/null || { echo "second registry exited; log:" >&2; cat "$WORK/server2.log" >&2; exit 1; }
-    sleep 0.2
-  done
+  start_server "$PORT2" "$WORK/blobs2" "$WORK/server2.log"
+  SECOND_PID=$STARTED_PID
   echo "# second registry pid $SECOND_PID on $BASE2"
 fi
 
