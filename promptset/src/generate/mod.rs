@@ -710,6 +710,27 @@ impl FillContext<'_> {
             })
             .collect();
         let rotation = slot + 2 * attempt + offsets[1];
+        // A topic about laptops speaks to the brief's laptop shoppers, not to its PC
+        // builders: audiences whose description shares a word with the topic or its
+        // product lines come first, when there are such audiences.
+        let mut about = vec![topic.name.as_str()];
+        if let [line] = topic.related_product_lines.as_slice() {
+            about.push(line);
+        }
+        let matching: Vec<usize> = demand
+            .iter()
+            .copied()
+            .filter(|&i| {
+                about
+                    .iter()
+                    .any(|text| topics::shares_stem(text, &brief.target_customers[i]))
+            })
+            .collect();
+        let demand = if matching.is_empty() {
+            demand
+        } else {
+            matching
+        };
         let customer_index = match topic.audience {
             Some(index) => index.checked_rem(brief.target_customers.len()),
             None if !demand.is_empty() => Some(demand[rotation % demand.len()]),
@@ -964,6 +985,14 @@ impl SlotValues {
             competitor => self.competitor.as_deref(),
             channel => channel,
             channel_kind => channel_kind,
+            // The brief sells through an app (its own or an app store): only then do
+            // `which apps` questions fit.
+            has_app => fill
+                .plan
+                .lexicon
+                .channel_kinds
+                .iter()
+                .any(|kind| matches!(kind, ChannelKind::AppStore | ChannelKind::OwnApp)),
             channel_on => channel_on,
             season => fill.season,
         }

@@ -488,6 +488,28 @@ fn split_for(brief: &Brief, lexicon: &Lexicon, name: &str) -> Option<(String, St
         .then(|| (subject.to_owned(), who.to_owned()))
 }
 
+/// Whether `a` and `b` share a word by its stem: `laptop` and `laptops`, `build` and
+/// `building`, and short all-capital words (`PC`) exactly.
+pub(crate) fn shares_stem(a: &str, b: &str) -> bool {
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 4 || (w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase())))
+            .map(|w| w.to_lowercase())
+            .collect()
+    };
+    let stem = |word: &str| -> String { word.chars().take(5).collect() };
+    let b = words(b);
+    words(a).iter().any(|w| {
+        b.iter().any(|v| {
+            if w.len() < 4 || v.len() < 4 {
+                w == v
+            } else {
+                stem(w) == stem(v)
+            }
+        })
+    })
+}
+
 /// Whether `a` and `b` share a word of four letters or more.
 pub(crate) fn shares_word(a: &str, b: &str) -> bool {
     let words = |text: &str| -> Vec<String> {
