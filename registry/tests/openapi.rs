@@ -33,6 +33,8 @@ fn openapi_document_lists_the_api_routes() {
         "/api/v1/resolve",
         "/api/v1/whoami",
         "/api/v1/openapi.json",
+        "/api/v1/packages/{name}/download",
+        "/.well-known/clawhub.json",
     ] {
         assert!(
             paths.contains_key(route),

@@ -46,6 +46,7 @@ pub fn documented_routes() -> OpenApiRouter<AppState> {
     // described by a derived document rather than by the router.
     document.merge(<packages::PackagesApi as utoipa::OpenApi>::openapi());
     document.merge(<legacy::LegacyApi as utoipa::OpenApi>::openapi());
+    document.merge(<pages::PagesApi as utoipa::OpenApi>::openapi());
     OpenApiRouter::with_openapi(document)
         .routes(routes!(skills::search_skills))
         .routes(routes!(skills::list_skills, publish::publish_skill))

@@ -418,20 +418,7 @@ async fn read_package(
         ["versions", version, "security"] => {
             get_security(&state, &name, version, caller, &base).await
         }
-        ["download"] => {
-            let package = readable_package(&state, &name, caller).await?;
-            let version = match params.text("version") {
-                Some(version) => version.to_owned(),
-                None => {
-                    let tag = params.text("tag").unwrap_or("latest");
-                    tags_of(&package)
-                        .get(tag)
-                        .cloned()
-                        .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?
-                }
-            };
-            download_artifact(&state, &name, &version, caller, &headers).await
-        }
+        ["download"] => download_by_tag(&state, &name, &params, caller, &headers).await,
         _ => Err(AppError::not_found("Not found")),
     }
 }
@@ -597,6 +584,37 @@ pub async fn download_artifact(
         size: u64::try_from(release.artifact_size).unwrap_or(0),
     };
     artifact_response(state, &served, headers).await
+}
+
+/// The tarball of a version or tag, by query: the older download URL
+/// (`legacyDownloadUrl` of the artifact), kept for clients that build it.
+#[utoipa::path(get, path = "/api/v1/packages/{name}/download", tag = "packages",
+    params(("name" = String, Path, description = "package name"),
+           ("version" = Option<String>, Query, description = "semver version (wins over `tag`)"),
+           ("tag" = Option<String>, Query, description = "dist-tag (default `latest`)")),
+    responses((status = 200, description = "the `npm pack` tarball, with the same headers as the artifact download", content_type = "application/octet-stream"),
+              (status = 304, description = "`If-None-Match` matched the ETag"),
+              (status = 403, description = "the release is blocked", body = String, content_type = "text/plain"),
+              (status = 404, description = "`Package not found` or `Version not found`", body = String, content_type = "text/plain")))]
+pub async fn download_by_tag(
+    state: &AppState,
+    name: &str,
+    params: &Params,
+    caller: Option<&User>,
+    headers: &HeaderMap,
+) -> AppResult<Response> {
+    let package = readable_package(state, name, caller).await?;
+    let version = match params.text("version") {
+        Some(version) => version.to_owned(),
+        None => {
+            let tag = params.text("tag").unwrap_or("latest");
+            tags_of(&package)
+                .get(tag)
+                .cloned()
+                .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))?
+        }
+    };
+    download_artifact(state, name, &version, caller, headers).await
 }
 
 /// What a tarball response needs.
@@ -1211,6 +1229,7 @@ async fn export_one(
     get_artifact,
     get_security,
     download_artifact,
+    download_by_tag,
     delete_package,
     undelete_package,
     withdraw_release,

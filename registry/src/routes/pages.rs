@@ -5,7 +5,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::routes::{base_url, json_ok};
@@ -17,10 +18,34 @@ pub fn routes() -> Router<AppState> {
         .route("/.well-known/clawdhub.json", get(discovery))
 }
 
-/// `{apiBase, authBase, minCliVersion}` pointing the CLI at this server.
-async fn discovery(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let base = base_url(&state, &headers);
-    json_ok(
-        json!({ "apiBase": base, "registry": base, "authBase": base, "minCliVersion": "0.1.0" }),
-    )
+/// The discovery document a client reads to find this registry's API.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Discovery {
+    /// Base URL of the API (`…/api/v1/…` lives under it).
+    pub api_base: String,
+    /// The same base, under the name older clients read.
+    pub registry: String,
+    /// Where to log in (this server: tokens are created with `registry token create`).
+    pub auth_base: String,
+    /// Oldest CLI version this server answers.
+    pub min_cli_version: String,
 }
+
+/// `{apiBase, registry, authBase, minCliVersion}` pointing the CLI at this server.
+#[utoipa::path(get, path = "/.well-known/clawhub.json", tag = "meta",
+    responses((status = 200, description = "where this registry's API is (also served as `/.well-known/clawdhub.json`)", body = Discovery)))]
+pub async fn discovery(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let base = base_url(&state, &headers);
+    json_ok(Discovery {
+        api_base: base.clone(),
+        registry: base.clone(),
+        auth_base: base,
+        min_cli_version: "0.1.0".into(),
+    })
+}
+
+/// The OpenAPI description of the discovery document (served outside the API routers).
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(discovery))]
+pub struct PagesApi;
