@@ -399,7 +399,7 @@ impl Generator {
                 self.templates.variants(name, stage, &context, &mut pool)?;
                 rng.shuffle(&mut pool);
                 if let Some(line) = &line {
-                    pool.sort_by_key(|variant| {
+                    pool.sort_by_cached_key(|variant| {
                         !variant.text.to_lowercase().contains(line.as_str())
                     });
                 }

@@ -1020,9 +1020,9 @@ mod tests {
 /// Whether a noun phrase is plural by its last word (`quick weeknight dinners`), as
 /// against a mass noun or an activity (`meal prep`, `index fund investing`, `analytics`).
 pub fn is_plural_phrase(phrase: &str) -> bool {
-    const MASS_IN_S: [&str; 9] = [
+    // Mass nouns ending in s that [`MASS`] does not list (it lists `analytics`).
+    const MASS_IN_S: [&str; 8] = [
         "news",
-        "analytics",
         "logistics",
         "physics",
         "economics",
@@ -1046,6 +1046,7 @@ pub fn is_plural_phrase(phrase: &str) -> bool {
                 && last.ends_with('s')
                 && !last.ends_with("ss")
                 && !last.ends_with("us")
+                && !is_mass(&last)
                 && !MASS_IN_S.contains(&last.as_str())
         })
 }

@@ -106,9 +106,7 @@ pub async fn whoami(RequireUser(user): RequireUser) -> AppResult<Response> {
 }
 
 fn respond(body: &impl Serialize) -> AppResult<Response> {
-    Ok(json_ok(
-        serde_json::to_value(body).map_err(|error| AppError::Internal(error.into()))?,
-    ))
+    Ok(json_ok(body))
 }
 
 /// The skill of `GET /api/skill`.

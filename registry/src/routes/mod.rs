@@ -176,13 +176,14 @@ pub fn json_bytes(body: axum::body::Bytes) -> Response {
 
 /// Answers from the response cache, or computes, caches and answers a JSON body over many
 /// records (a list or a search: invalidated by every write).
-pub async fn cached_json<F>(
+pub async fn cached_json<F, T>(
     state: &AppState,
     uri: &axum::http::Uri,
     compute: F,
 ) -> crate::error::AppResult<Response>
 where
-    F: std::future::Future<Output = crate::error::AppResult<serde_json::Value>>,
+    F: std::future::Future<Output = crate::error::AppResult<T>>,
+    T: serde::Serialize,
 {
     cached_json_scoped(state, uri, async {
         compute.await.map(|value| (value, Scope::Listing))
@@ -192,13 +193,15 @@ where
 
 /// [`cached_json`] for a body whose computation says what it depends on (one skill's
 /// detail survives writes to other skills).
-pub async fn cached_json_scoped<F>(
+pub async fn cached_json_scoped<F, T>(
     state: &AppState,
     uri: &axum::http::Uri,
     compute: F,
 ) -> crate::error::AppResult<Response>
 where
-    F: std::future::Future<Output = crate::error::AppResult<(serde_json::Value, Scope)>>,
+    // The typed body is written straight to bytes: no `Value` in between.
+    F: std::future::Future<Output = crate::error::AppResult<(T, Scope)>>,
+    T: serde::Serialize,
 {
     let key = uri
         .path_and_query()

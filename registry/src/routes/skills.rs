@@ -230,11 +230,6 @@ fn search_result(row: &SkillRow, score: f64, base: &str) -> SearchResult {
     }
 }
 
-/// A JSON value of a typed body, for the response cache.
-fn to_value(body: impl Serialize) -> AppResult<Value> {
-    serde_json::to_value(body).map_err(|error| AppError::Internal(error.into()))
-}
-
 /// Text search over skills.
 #[utoipa::path(get, path = "/api/v1/search", tag = "skills",
     params(
@@ -258,7 +253,7 @@ pub async fn search_skills(
     cached_json(&state, &key, search_body(&state, &params, &base)).await
 }
 
-async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult<Value> {
+async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult<SearchResponse> {
     let limit = params.clamped("limit", 10, 1, 100)?;
     let highlighted_only = params.flag("highlightedOnly")? || params.flag("approvedOnly")?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
@@ -270,7 +265,7 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
     };
     let query = params.text("q").unwrap_or("");
     if query.is_empty() {
-        return to_value(SearchResponse::default());
+        return Ok(SearchResponse::default());
     }
     if exact {
         let slug = normalize_slug(query);
@@ -288,7 +283,7 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
             }
             _ => Vec::new(),
         };
-        return to_value(SearchResponse { results });
+        return Ok(SearchResponse { results });
     }
     let terms = search_terms(query);
     let candidates = state
@@ -320,7 +315,7 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
         .take(usize::try_from(limit).unwrap_or(10))
         .map(|(score, row)| search_result(row, *score, base))
         .collect();
-    to_value(SearchResponse { results })
+    Ok(SearchResponse { results })
 }
 
 /// A page of skills.
@@ -346,7 +341,7 @@ pub async fn list_skills(
     cached_json(&state, &key, list_body(&state, &params, &base)).await
 }
 
-async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<Value> {
+async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<SkillPage> {
     let limit = params.clamped("limit", 25, 1, 200)?;
     let non_suspicious_only = params.flag("nonSuspiciousOnly")? || params.flag("nonSuspicious")?;
     let valid_prompt_sets_only = params.flag("validPromptSetsOnly")?;
@@ -399,7 +394,7 @@ async fn list_body(state: &AppState, params: &Params, base: &str) -> AppResult<V
         _ => None,
     };
     let items = rows.iter().map(|row| views::list_item(row, base)).collect();
-    to_value(SkillPage { items, next_cursor })
+    Ok(SkillPage { items, next_cursor })
 }
 
 /// One skill.
@@ -441,7 +436,7 @@ async fn skill_body(
     slug: &str,
     params: &Params,
     base: &str,
-) -> AppResult<(Value, Scope)> {
+) -> AppResult<(SkillDetail, Scope)> {
     let detail = find_public_skill(state, slug, params).await?;
     if detail.skill.is_malware_blocked {
         return Err(AppError::not_found(SKILL_NOT_FOUND));
@@ -471,7 +466,6 @@ async fn skill_body(
         owner: views::owner(row),
         moderation: views::skill_moderation(&detail),
     };
-    let body = to_value(body)?;
     Ok((body, scope))
 }
 
