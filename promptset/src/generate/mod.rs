@@ -983,6 +983,23 @@ impl SlotValues {
             },
             global => place.global,
             competitor => self.competitor.as_deref(),
+            // `Emerson's`, `Hays'`, and `local accountants'` for a generic plural rival.
+            c_poss => self.competitor.as_deref().map(|c| {
+                if c.ends_with("'s") {
+                    c.to_owned()
+                } else if rival_plural || c.ends_with('s') {
+                    format!("{c}'")
+                } else {
+                    format!("{c}'s")
+                }
+            }),
+            // A second named rival for a head-to-head question between two rivals.
+            rival2 => self.competitor.as_deref().and_then(|c| {
+                let at = fill.competitors.iter().position(|n| n.eq_ignore_ascii_case(c))?;
+                (1..fill.competitors.len())
+                    .map(|step| fill.competitors[(at + step) % fill.competitors.len()])
+                    .find(|n| !n.eq_ignore_ascii_case(c) && n.chars().next().is_some_and(char::is_uppercase))
+            }),
             channel => channel,
             channel_kind => channel_kind,
             // The brief sells through an app (its own or an app store): only then do

@@ -1120,11 +1120,21 @@ pub fn is_electronic(product: &str) -> bool {
 /// for `online accounting services`; other lines as they are (`SEO audits`).
 pub fn service_activity(line: &str) -> String {
     let trimmed = line.trim();
-    trimmed
-        .strip_suffix(" services")
-        .or_else(|| trimmed.strip_suffix(" service"))
-        .unwrap_or(trimmed)
-        .to_owned()
+    // `payroll services` and `payroll software` are both about payroll; a saas line
+    // named after its tools (`product analytics tools`) is about product analytics.
+    [
+        " services",
+        " service",
+        " software",
+        " tools",
+        " tool",
+        " platforms",
+        " platform",
+    ]
+    .iter()
+    .find_map(|suffix| trimmed.strip_suffix(suffix))
+    .unwrap_or(trimmed)
+    .to_owned()
 }
 
 #[cfg(test)]

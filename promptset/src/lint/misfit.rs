@@ -618,6 +618,11 @@ fn channel_misuse(prompt: &str, words: &[Word<'_>], context: &Context, push: &mu
         let head_word = &rest[head_offset];
         let kind = channel_kind(&head_word.lower).unwrap_or(ChannelKind::Marketplace);
         let phrase_words = &rest[..=head_offset];
+        // `rely on The Money Guy Show`: a rival or the brand whose name ends in a
+        // channel word is a name, not an event or a shop.
+        if names_party(phrase_words, context) {
+            continue;
+        }
         // A determiner or a real name before the head ("at the big trade shows",
         // "on Google Business Profile") changes nothing for events and intermediaries.
         let residue = first.text.chars().next().is_some_and(char::is_uppercase)
@@ -677,18 +682,19 @@ fn buys_at(words: &[Word<'_>]) -> bool {
 
 /// Whether a capitalised channel phrase is a real name (a known channel, competitor or
 /// brand, or a multi-word Title Case name such as `Google Business Profile`).
-fn is_proper_phrase(phrase: &[Word<'_>], context: &Context) -> bool {
+/// Whether `phrase` contains the brand's or a rival's name.
+fn names_party(phrase: &[Word<'_>], context: &Context) -> bool {
     let said: Vec<&str> = phrase.iter().map(|w| w.text).collect();
-    let said = said.join(" ");
-    let names = context
+    let said_lower = said.join(" ").to_lowercase();
+    context
         .competitors
         .iter()
-        .chain(std::iter::once(&context.brand));
-    let said_lower = said.to_lowercase();
-    if names
-        .into_iter()
+        .chain(std::iter::once(&context.brand))
         .any(|n| !n.trim().is_empty() && said_lower.contains(&n.trim().to_lowercase()))
-    {
+}
+
+fn is_proper_phrase(phrase: &[Word<'_>], context: &Context) -> bool {
+    if names_party(phrase, context) {
         return true;
     }
     // Title Case over every word is a name; sentence case (`Trade shows`) is a label.
@@ -2520,6 +2526,10 @@ fn template_residue(prompt: &str, words: &[Word<'_>], context: &Context, push: &
         }
     }
     for word in words {
+        // `Tom's Hardware's coverage`: a possessive, not a plural.
+        if word.text.ends_with("'s") || word.text.ends_with("\u{2019}s") {
+            continue;
+        }
         let stem = word
             .lower
             .strip_suffix("ies")
