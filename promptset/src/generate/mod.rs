@@ -190,7 +190,8 @@ impl Generator {
             ));
         }
 
-        let counts = layer_counts(plan.topics.len(), options.prompts_per_topic);
+        let mut counts = layer_counts(plan.topics.len(), options.prompts_per_topic);
+        favour_rival_topics(&mut counts, &plan.topics, options.prompts_per_topic);
         let keep = names_to_keep(brief);
         let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
         let mut competitors: Vec<(u32, &str)> = brief
@@ -389,18 +390,18 @@ impl Generator {
             let values = fill.values(slot, attempt, offsets);
             let context = values.context(fill);
             let mut pools: Vec<Vec<Variant>> = Vec::new();
-            // In a topic about one product line, questions that name the line come
-            // before those about the whole offering: a podcast topic asks about podcasts.
-            let line = (values.product.bare != fill.plan.offer.bare
-                && fill.topic.topic_type == crate::model::TopicType::ProductCategory)
-                .then(|| values.product.modifier.to_lowercase());
+            // Questions about the topic come before those about the whole offering: a
+            // podcast topic asks about podcasts, a rival's topic about that rival, a
+            // Making Tax Digital topic compares rivals on Making Tax Digital.
+            let marks = fill.topic_marks(&values);
             for name in &names {
                 let mut pool = Vec::new();
                 self.templates.variants(name, stage, &context, &mut pool)?;
                 rng.shuffle(&mut pool);
-                if let Some(line) = &line {
+                if let Some(marks) = &marks {
                     pool.sort_by_cached_key(|variant| {
-                        !variant.text.to_lowercase().contains(line.as_str())
+                        let text = variant.text.to_lowercase();
+                        !(variant.on_topic || marks.iter().any(|m| text.contains(m.as_str())))
                     });
                 }
                 pools.push(pool);
@@ -603,6 +604,37 @@ pub fn layer_counts(topics: usize, per_topic: usize) -> Vec<[usize; 3]> {
     counts
 }
 
+/// Moves competitor prompts to the topics about one rival (`Alternatives to Gusto`), up to
+/// half of such a topic, from the topics with the most, which give non-brand prompts in
+/// exchange: the totals of every layer stay as they are. A rival's topic is where its
+/// comparisons belong; elsewhere they read as filed under the wrong topic, and the
+/// rival's topic could only fill its non-brand slots with prompts that may not name it.
+fn favour_rival_topics(
+    counts: &mut [[usize; 3]],
+    topics: &[topics::PlannedTopic],
+    per_topic: usize,
+) {
+    const NON_BRAND: usize = 0;
+    const COMPETITOR: usize = 1;
+    for (index, topic) in topics.iter().enumerate() {
+        if topic.rival.is_none() {
+            continue;
+        }
+        while counts[index][COMPETITOR] < per_topic / 2 && counts[index][NON_BRAND] > 1 {
+            // Every other topic keeps one comparison of its own.
+            let donor = (0..counts.len())
+                .filter(|&other| other != index && topics[other].rival.is_none())
+                .filter(|&other| counts[other][COMPETITOR] > 1)
+                .max_by_key(|&other| (counts[other][COMPETITOR], std::cmp::Reverse(other)));
+            let Some(donor) = donor else { break };
+            counts[donor][COMPETITOR] -= 1;
+            counts[donor][NON_BRAND] += 1;
+            counts[index][COMPETITOR] += 1;
+            counts[index][NON_BRAND] -= 1;
+        }
+    }
+}
+
 /// Skeletons at least this similar are the same question asked for another audience or
 /// market ("X vs Y: which is better for parents?" beside "... for students?"), which an
 /// analyst reads as a duplicate even though the full texts differ by a few words.
@@ -680,6 +712,46 @@ fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
 }
 
 impl FillContext<'_> {
+    /// What a prompt of this topic names when it is about the topic, lowercased: the
+    /// topic's own subject, product line, rival, audience, market or channel;
+    /// `None` for a topic about the whole offering, where every question fits.
+    fn topic_marks(&self, values: &SlotValues) -> Option<Vec<String>> {
+        use crate::model::TopicType;
+        let topic = self.topic;
+        let mut marks = Vec::new();
+        let product_topic = topic.topic_type == TopicType::ProductCategory;
+        if product_topic && values.product.bare != self.plan.offer.bare {
+            marks.push(values.product.modifier.to_lowercase());
+        }
+        if topic.topic_type == TopicType::UseCase {
+            marks.push(
+                topic
+                    .subject
+                    .as_deref()
+                    .unwrap_or(&topic.name)
+                    .to_lowercase(),
+            );
+        }
+        if let Some(rival) = &topic.rival {
+            marks.push(rival.to_lowercase());
+        }
+        if topic.audience.is_some() || topic.audience_phrase.is_some() {
+            marks.push(values.audience.to_lowercase());
+        }
+        if topic.market.is_some() && !values.market.is_empty() {
+            marks.push(phrasing::place(&values.market).name.to_lowercase());
+        }
+        if topic.channel.is_some()
+            && let Some((name, _)) = &values.channel
+        {
+            marks.push(name.to_lowercase());
+        }
+        marks.retain(|mark| !mark.trim().is_empty());
+        // A trust or channel topic without a name of its own to match still prefers the
+        // lines its templates mark with `+`.
+        (!marks.is_empty() || !product_topic).then_some(marks)
+    }
+
     /// `tokens` without the words of the brief's audiences and markets.
     fn skeleton(&self, tokens: &BTreeSet<String>) -> BTreeSet<String> {
         tokens.difference(self.skeleton_drop).cloned().collect()
@@ -938,6 +1010,9 @@ impl SlotValues {
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
+            // `[tag]{{ fit_trust }} text`: the line is about a trust topic's subject
+            // (security, reviews, vetting) though it does not name the topic.
+            fit_trust => if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation { "+" } else { "" },
             topic_plural => phrasing::is_plural_phrase(&topic_text),
             // `flexible office space` for a coworking brand names the offering again:
             // `the best coworking spaces for flexible office space` says nothing.
@@ -1034,7 +1109,7 @@ fn level_of(rank: i32) -> Level {
 
 fn filled_to_prompts(
     brief: &Brief,
-    topics: &[PlannedTopic],
+    topics: &[topics::PlannedTopic],
     filled: &[Filled],
 ) -> Vec<Prompt<'static>> {
     let model = brief.business_model;

@@ -109,6 +109,10 @@ pub struct Variant {
     pub family: String,
     /// The question.
     pub text: String,
+    /// The template marked the line as about the slot's topic (`[tag]+ text`), for
+    /// topics whose subject the text does not name (a security topic's comparisons on
+    /// security).
+    pub on_topic: bool,
 }
 
 /// Gives every variant line of a template source a family: a tag without one
@@ -303,12 +307,17 @@ impl Templates {
                     intent.stage()
                 )));
             }
+            let (on_topic, text) = match text.trim_start().strip_prefix('+') {
+                Some(rest) => (true, rest),
+                None => (false, text),
+            };
             let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
             if !text.is_empty() {
                 out.push(Variant {
                     intent,
                     family: family.to_owned(),
                     text,
+                    on_topic,
                 });
             }
         }

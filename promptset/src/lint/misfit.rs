@@ -966,7 +966,8 @@ fn doubled_word(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
         let (a, b) = (&pair[0], &pair[1]);
         if a.lower == b.lower
             && !a.punct_after
-            && !MAY_REPEAT.contains(&a.lower.as_str())
+            // `what it is is`, `that that`; but `Is is free …` opens no sentence.
+            && (a.sentence_start || !MAY_REPEAT.contains(&a.lower.as_str()))
             && a.lower.chars().any(char::is_alphabetic)
         {
             push(
