@@ -1010,6 +1010,10 @@ impl SlotValues {
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
+            // The slot's topic is one product line of several (`Payroll services`).
+            line_topic => self.product_line.is_some()
+                && fill.topic.related_product_lines.len() == 1
+                && product.bare != offer.bare,
             // `[tag]{{ fit_trust }} text`: the line is about a trust topic's subject
             // (security, reviews, vetting) though it does not name the topic.
             fit_trust => if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation { "+" } else { "" },
