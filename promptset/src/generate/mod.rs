@@ -398,12 +398,20 @@ impl Generator {
                 let mut pool = Vec::new();
                 self.templates.variants(name, stage, &context, &mut pool)?;
                 rng.shuffle(&mut pool);
-                if let Some(marks) = &marks {
-                    pool.sort_by_cached_key(|variant| {
-                        let text = variant.text.to_lowercase();
-                        !(variant.on_topic || marks.iter().any(|m| text.contains(m.as_str())))
-                    });
-                }
+                pool.sort_by_cached_key(|variant| {
+                    let text = variant.text.to_lowercase();
+                    let fits = variant.on_topic
+                        || marks
+                            .as_ref()
+                            .is_some_and(|marks| marks.iter().any(|m| text.contains(m.as_str())));
+                    if fits {
+                        0
+                    } else if variant.elsewhere {
+                        2
+                    } else {
+                        1
+                    }
+                });
                 pools.push(pool);
             }
             for variant in pools.into_iter().flatten() {
@@ -1006,21 +1014,38 @@ impl SlotValues {
             providers => &providers.bare,
             rivals => &rivals.bare,
             rival => &rivals.modifier,
+            // `compared with other online accountants`, but a generic rival is no such
+            // firm: `local high-street accountants compared with online accountants`.
+            other_rivals => if rival_plural { rivals.bare.clone() } else { format!("other {}", rivals.bare) },
             c_does => if rival_plural { "do" } else { "does" },
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
             // The slot's topic is one product line of several (`Payroll services`).
             line_topic => self.product_line.is_some()
+                && fill.topic.topic_type == crate::model::TopicType::ProductCategory
                 && fill.topic.related_product_lines.len() == 1
                 && product.bare != offer.bare,
             // `[tag]{{ fit_trust }} text`: the line is about a trust topic's subject
-            // (security, reviews, vetting) though it does not name the topic.
-            fit_trust => if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation { "+" } else { "" },
+            // (security, reviews, vetting) though it does not name the topic, and is kept
+            // for such a topic elsewhere.
+            fit_trust => if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation { "+" } else { "~" },
             topic_plural => phrasing::is_plural_phrase(&topic_text),
             // `flexible office space` for a coworking brand names the offering again:
             // `the best coworking spaces for flexible office space` says nothing.
             topic_is_offer => topics::shares_word(&topic_text, &offer.bare),
+            // The use case is picking the offering itself (`Choosing a dentist`, `Flexible
+            // office space` for a coworking brand), not a job done with it (`Switching
+            // payroll providers`): no "Is Brand a good choice for choosing a dentist?".
+            topic_is_choice => topics::shares_word(&topic_text, &offer.bare)
+                && (!topic_gerund
+                    || topic_text.split_whitespace().next().is_some_and(|w| {
+                        matches!(
+                            w.to_lowercase().as_str(),
+                            "choosing" | "finding" | "picking" | "selecting" | "comparing"
+                                | "hiring" | "booking" | "buying"
+                        )
+                    })),
             // Content a person subscribes to or follows (a newsletter, a podcast), as
             // against content they read or use (recipes, reviews, advice).
             c_source => phrasing::is_content_source(&product.bare),

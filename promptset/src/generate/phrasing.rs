@@ -1119,7 +1119,10 @@ pub fn is_electronic(product: &str) -> bool {
 /// The work a service line names: `payroll` for `payroll services`, `online accounting`
 /// for `online accounting services`; other lines as they are (`SEO audits`).
 pub fn service_activity(line: &str) -> String {
+    // `online accounting services` are accounting done online: one does accounting
+    // in-house, not "online accounting".
     let trimmed = line.trim();
+    let trimmed = trimmed.strip_prefix("online ").unwrap_or(trimmed);
     // `payroll services` and `payroll software` are both about payroll; a saas line
     // named after its tools (`product analytics tools`) is about product analytics.
     [

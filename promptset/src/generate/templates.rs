@@ -113,6 +113,10 @@ pub struct Variant {
     /// topics whose subject the text does not name (a security topic's comparisons on
     /// security).
     pub on_topic: bool,
+    /// The template marked the line as kept for another kind of topic (`[tag]~ text`):
+    /// taken elsewhere only when nothing else is left, so the topic it suits still finds
+    /// it unused.
+    pub elsewhere: bool,
 }
 
 /// Gives every variant line of a template source a family: a tag without one
@@ -307,9 +311,11 @@ impl Templates {
                     intent.stage()
                 )));
             }
-            let (on_topic, text) = match text.trim_start().strip_prefix('+') {
-                Some(rest) => (true, rest),
-                None => (false, text),
+            let text = text.trim_start();
+            let (on_topic, elsewhere, text) = match text.chars().next() {
+                Some('+') => (true, false, &text[1..]),
+                Some('~') => (false, true, &text[1..]),
+                _ => (false, false, text),
             };
             let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
             if !text.is_empty() {
@@ -318,6 +324,7 @@ impl Templates {
                     family: family.to_owned(),
                     text,
                     on_topic,
+                    elsewhere,
                 });
             }
         }
