@@ -404,13 +404,9 @@ impl Generator {
                         || marks
                             .as_ref()
                             .is_some_and(|marks| marks.iter().any(|m| text.contains(m.as_str())));
-                    if fits {
-                        0
-                    } else if variant.elsewhere {
-                        2
-                    } else {
-                        1
-                    }
+                    // A line kept for a trust topic waits even where it names this
+                    // topic's rival.
+                    (variant.elsewhere, !fits)
                 });
                 pools.push(pool);
             }

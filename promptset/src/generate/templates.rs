@@ -121,9 +121,8 @@ pub struct Variant {
 
 /// Gives every variant line of a template source a family: a tag without one
 /// (`[pricing] …`) becomes `[pricing#<name>:<line>]`, so the variants one source line
-/// renders (for every product line, rival or audience) are one family; a line that
-/// names the topic gets one family per topic (`…:<line>@<topic>`). Other lines (Jinja
-/// blocks, comments) are left as they are.
+/// renders (for every product line, rival, audience or topic) are one family. Other lines
+/// (Jinja blocks, comments) are left as they are.
 fn with_line_families(name: &str, source: &str) -> String {
     let mut out = String::with_capacity(source.len() + source.len() / 4);
     for (index, line) in source.lines().enumerate() {
@@ -132,15 +131,10 @@ fn with_line_families(name: &str, source: &str) -> String {
         match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
             Some((tag, text)) if !tag.contains('#') && !tag.contains('{') => {
                 out.push_str(&line[..indent]);
-                // A line about the topic itself asks a new question of every topic
-                // (`mistakes with meal prep`, `mistakes with weeknight dinners`), so its
-                // family is per topic.
-                let per_topic = if text.contains("{{ topic }}") {
-                    "@{{ topic }}"
-                } else {
-                    ""
-                };
-                out.push_str(&format!("[{tag}#{name}:{}{per_topic}]{text}", index + 1));
+                // A line about the topic is one family over all topics too: the strict
+                // readings of issue 8 rejected `mistakes with meal prep` beside `mistakes
+                // with weeknight dinners` as one question asked twice.
+                out.push_str(&format!("[{tag}#{name}:{}]{text}", index + 1));
             }
             _ => out.push_str(line),
         }
