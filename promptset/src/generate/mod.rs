@@ -1026,6 +1026,8 @@ impl SlotValues {
             // (security, reviews, vetting) though it does not name the topic, and is kept
             // for such a topic elsewhere.
             fit_trust => if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation { "+" } else { "~" },
+            // The same for a channel topic's subject (distributors, direct buying).
+            fit_channel => if fill.topic.topic_type == crate::model::TopicType::ChannelMarketplace { "+" } else { "~" },
             topic_plural => phrasing::is_plural_phrase(&topic_text),
             // `flexible office space` for a coworking brand names the offering again:
             // `the best coworking spaces for flexible office space` says nothing.
