@@ -1002,6 +1002,12 @@ impl SlotValues {
             p_many => product.many(),
             // The work a service line names (`payroll` for `payroll services`).
             p_activity => phrasing::service_activity(&product.bare),
+            // The product without the brief's promise (`vetted freelance developers` →
+            // `freelance developers`): scams and checks concern the unvetted kind.
+            p_plain => ["vetted ", "verified ", "trusted ", "certified "]
+                .iter()
+                .find_map(|word| product.bare.strip_prefix(word))
+                .unwrap_or(&product.bare),
             // The product is people (`freelance developers`, `plumbers`).
             p_people => product.is_agent(),
             offer => &offer.bare,
