@@ -891,10 +891,10 @@ impl FillContext<'_> {
 /// trade shows, on the brand's own site.
 fn channel_phrase(name: &str, kind: ChannelKind) -> String {
     match kind {
-        ChannelKind::Marketplace
-        | ChannelKind::ReviewSite
-        | ChannelKind::LocalListing
-        | ChannelKind::Social => format!("on {name}"),
+        ChannelKind::LocalListing => format!("on {}", phrasing::local_listing_name(name)),
+        ChannelKind::Marketplace | ChannelKind::ReviewSite | ChannelKind::Social => {
+            format!("on {name}")
+        }
         ChannelKind::AppStore => {
             if name.to_lowercase().starts_with("the ") {
                 format!("in {name}")

@@ -1116,8 +1116,19 @@ pub fn is_electronic(product: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
-/// The work a service line names: `payroll` for `payroll services`, `online accounting`
-/// for `online accounting services`; other lines as they are (`SEO audits`).
+/// How customers name a local listing channel: a business lists itself on Google Business
+/// Profile, but people look for a plumber on Google Maps.
+pub fn local_listing_name(channel: &str) -> String {
+    let lower = channel.to_lowercase();
+    if lower.starts_with("google") && (lower.contains("business") || lower.contains("profile")) {
+        "Google Maps".to_owned()
+    } else {
+        channel.trim().to_owned()
+    }
+}
+
+/// The work a service line names: `payroll` for `payroll services`, `accounting` for
+/// `online accounting services`; other lines as they are (`SEO audits`).
 pub fn service_activity(line: &str) -> String {
     // `online accounting services` are accounting done online: one does accounting
     // in-house, not "online accounting".
@@ -1142,7 +1153,14 @@ pub fn service_activity(line: &str) -> String {
 
 #[cfg(test)]
 mod plural_phrase_tests {
-    use super::{is_howto_content, is_plural_phrase};
+    use super::{is_howto_content, is_plural_phrase, local_listing_name};
+
+    #[test]
+    fn local_listings_are_named_as_customers_name_them() {
+        assert_eq!(local_listing_name("Google Business Profile"), "Google Maps");
+        assert_eq!(local_listing_name("Google My Business"), "Google Maps");
+        assert_eq!(local_listing_name("Yelp"), "Yelp");
+    }
 
     #[test]
     fn plural_phrases_are_told_by_their_head_noun() {

@@ -1157,9 +1157,16 @@ fn channel_topic_name(
         ChannelKind::AppStore => format!("{cat_title} in the {channel}"),
         ChannelKind::ReviewSite => format!("Reviews of {category} on {channel}"),
         ChannelKind::LocalListing if model == BusinessModel::Marketplace => {
-            format!("Finding {category} on {channel}")
+            format!(
+                "Finding {category} on {}",
+                phrasing::local_listing_name(channel)
+            )
         }
-        ChannelKind::LocalListing => format!("Finding {} on {channel}", provider.bare),
+        ChannelKind::LocalListing => format!(
+            "Finding {} on {}",
+            provider.bare,
+            phrasing::local_listing_name(channel)
+        ),
         ChannelKind::Social => format!("{cat_title} on {channel}"),
         ChannelKind::Referral => format!("Finding {} through referrals", provider.bare),
         ChannelKind::Other => format!("{cat_title} through {channel}"),
