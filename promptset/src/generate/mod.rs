@@ -398,16 +398,18 @@ impl Generator {
                 let mut pool = Vec::new();
                 self.templates.variants(name, stage, &context, &mut pool)?;
                 rng.shuffle(&mut pool);
-                pool.sort_by_cached_key(|variant| {
-                    let text = variant.text.to_lowercase();
-                    let fits = variant.on_topic
-                        || marks
-                            .as_ref()
-                            .is_some_and(|marks| marks.iter().any(|m| text.contains(m.as_str())));
-                    // A line kept for a trust topic waits even where it names this
-                    // topic's rival.
-                    (variant.elsewhere, !fits)
-                });
+                if marks.is_some() || pool.iter().any(|v| v.on_topic || v.elsewhere) {
+                    pool.sort_by_cached_key(|variant| {
+                        let fits = variant.on_topic
+                            || marks.as_ref().is_some_and(|marks| {
+                                let text = variant.text.to_lowercase();
+                                marks.iter().any(|m| text.contains(m.as_str()))
+                            });
+                        // A line kept for a trust topic waits even where it names this
+                        // topic's rival.
+                        (variant.elsewhere, !fits)
+                    });
+                }
                 pools.push(pool);
             }
             for variant in pools.into_iter().flatten() {
@@ -975,6 +977,7 @@ impl SlotValues {
             .split_whitespace()
             .next()
             .is_some_and(|w| phrasing::is_gerund(w) && !w.starts_with(char::is_uppercase));
+        let topic_is_offer = topics::shares_word(&topic_text, &offer.bare);
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);
         let (channel, channel_kind, channel_on) = match &self.channel {
@@ -1037,19 +1040,16 @@ impl SlotValues {
             topic_plural => phrasing::is_plural_phrase(&topic_text),
             // `flexible office space` for a coworking brand names the offering again:
             // `the best coworking spaces for flexible office space` says nothing.
-            topic_is_offer => topics::shares_word(&topic_text, &offer.bare),
+            topic_is_offer => topic_is_offer,
             // The use case is picking the offering itself (`Choosing a dentist`, `Flexible
             // office space` for a coworking brand), not a job done with it (`Switching
             // payroll providers`): no "Is Brand a good choice for choosing a dentist?".
-            topic_is_choice => topics::shares_word(&topic_text, &offer.bare)
+            topic_is_choice => topic_is_offer
                 && (!topic_gerund
-                    || topic_text.split_whitespace().next().is_some_and(|w| {
-                        matches!(
-                            w.to_lowercase().as_str(),
-                            "choosing" | "finding" | "picking" | "selecting" | "comparing"
-                                | "hiring" | "booking" | "buying"
-                        )
-                    })),
+                    || topic_text
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(phrasing::is_choosing_verb)),
             // Content a person subscribes to or follows (a newsletter, a podcast), as
             // against content they read or use (recipes, reviews, advice).
             c_source => phrasing::is_content_source(&product.bare),

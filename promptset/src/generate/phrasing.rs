@@ -1116,6 +1116,22 @@ pub fn is_electronic(product: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
+/// Whether `word` is a verb of picking a provider (`choosing`, `finding`, `hiring`…): a
+/// use case named with it is the choice of the offering itself.
+pub fn is_choosing_verb(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "choosing"
+            | "finding"
+            | "picking"
+            | "selecting"
+            | "comparing"
+            | "hiring"
+            | "booking"
+            | "buying"
+    )
+}
+
 /// How customers name a local listing channel: a business lists itself on Google Business
 /// Profile, but people look for a plumber on Google Maps.
 pub fn local_listing_name(channel: &str) -> String {
