@@ -1026,6 +1026,8 @@ impl SlotValues {
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
             topic_gerund => topic_gerund,
+            // `for meal prep`, but `when switching payroll providers`.
+            for_topic => format!("{} {topic_text}", if topic_gerund { "when" } else { "for" }),
             // The slot's topic is one product line of several (`Payroll services`).
             line_topic => self.product_line.is_some()
                 && fill.topic.topic_type == crate::model::TopicType::ProductCategory

@@ -626,7 +626,7 @@ fn channel_misuse(prompt: &str, words: &[Word<'_>], context: &Context, push: &mu
         // A determiner or a real name before the head ("at the big trade shows",
         // "on Google Business Profile") changes nothing for events and intermediaries.
         let residue = first.text.chars().next().is_some_and(char::is_uppercase)
-            && !is_proper_phrase(phrase_words, context);
+            && !is_proper_phrase(phrase_words);
         let end = end_of(head_word);
         let said = &prompt[first.start..end];
         let lower_said = said.to_lowercase();
@@ -680,8 +680,6 @@ fn buys_at(words: &[Word<'_>]) -> bool {
     })
 }
 
-/// Whether a capitalised channel phrase is a real name (a known channel, competitor or
-/// brand, or a multi-word Title Case name such as `Google Business Profile`).
 /// Whether `phrase` contains the brand's or a rival's name.
 fn names_party(phrase: &[Word<'_>], context: &Context) -> bool {
     let said: Vec<&str> = phrase.iter().map(|w| w.text).collect();
@@ -693,10 +691,9 @@ fn names_party(phrase: &[Word<'_>], context: &Context) -> bool {
         .any(|n| !n.trim().is_empty() && said_lower.contains(&n.trim().to_lowercase()))
 }
 
-fn is_proper_phrase(phrase: &[Word<'_>], context: &Context) -> bool {
-    if names_party(phrase, context) {
-        return true;
-    }
+/// Whether a capitalised channel phrase is a multi-word Title Case name such as `Google
+/// Business Profile` (phrases naming the brand or a rival are passed over before this).
+fn is_proper_phrase(phrase: &[Word<'_>]) -> bool {
     // Title Case over every word is a name; sentence case (`Trade shows`) is a label.
     phrase.len() > 1
         && phrase
