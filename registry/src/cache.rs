@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use axum::body::Bytes;
+use rustc_hash::FxHashMap;
 
 use crate::db::{
     Backend, FileRow, ListQuery, NewUploadTicket, NewVersion, PublishOutcome, Role, SearchQuery,
@@ -140,10 +141,50 @@ impl Store for CachingStore {
         self.inner.list_skills(query).await
     }
     async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
-        match &self.search {
-            Some(index) => index.search(self.inner.as_ref(), query).await,
-            None => self.inner.search_skills(query).await,
+        let Some(index) = &self.search else {
+            return self.inner.search_skills(query).await;
+        };
+        if !self.responses.enabled {
+            return index.search(self.inner.as_ref(), query).await;
         }
+        // Read before any row is: a row read while a write lands is kept under an older
+        // stamp than that write's invalidation, so the next search reads it again.
+        let generation = self.responses.generation();
+        let hits = index.hits(self.inner.as_ref(), query).await?;
+        let ids: Vec<i64> = hits.iter().map(|(id, _)| *id).collect();
+        let (mut rows, missing) = self.responses.search_rows(&ids);
+        if !missing.is_empty() {
+            // Listed rows without the query's filters, so one cached row serves every
+            // filter combination (they are applied below, `SearchQuery::admits`).
+            let listed = SearchQuery {
+                terms: Vec::new(),
+                limit: query.limit,
+                highlighted_only: false,
+                non_suspicious_only: false,
+                valid_prompt_sets_only: false,
+            };
+            let mut read: FxHashMap<i64, Arc<SkillRow>> = self
+                .inner
+                .find_search_hits(&missing, &listed)
+                .await?
+                .into_iter()
+                .map(|row| (row.id, Arc::new(row)))
+                .collect();
+            let fresh: Vec<(i64, Option<Arc<SkillRow>>)> =
+                missing.iter().map(|id| (*id, read.remove(id))).collect();
+            rows.extend(fresh.iter().cloned());
+            self.responses.put_search_rows(generation, fresh);
+        }
+        Ok(hits
+            .into_iter()
+            .filter_map(|(id, score)| {
+                let row = rows.get(&id)?.as_ref()?;
+                query.admits(row).then(|| SearchRow {
+                    skill: Arc::clone(row),
+                    text_rank: f64::from(score),
+                })
+            })
+            .collect())
     }
     async fn list_versions(
         &self,
@@ -270,6 +311,8 @@ impl ZipCache {
 const RESPONSE_CACHE_ENTRIES: usize = 50_000;
 /// Most body bytes kept in the [`ResponseCache`] before it starts over.
 const RESPONSE_CACHE_BYTES: usize = 128 * 1024 * 1024;
+/// Most search hit rows kept before they start over (about 1 KB each).
+const SEARCH_ROWS: usize = 200_000;
 
 /// What a cached answer depends on, so a write invalidates only what it can change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -325,12 +368,15 @@ struct CachedResponses {
     bodies: HashMap<String, (u64, Scope, Bytes)>,
     /// Resolved downloads by path and query (scope: their skill).
     downloads: HashMap<String, ResolvedDownload>,
+    /// Rows of search hits with the stamp they were read at (scope: their skill); `None`
+    /// for a hit whose skill was not listed then.
+    search_rows: FxHashMap<i64, (u64, Option<Arc<SkillRow>>)>,
     /// Stamp of the last invalidation of everything.
     everything: u64,
     /// Stamp of the last write to any skill: lists and searches are stale from it on.
     listings: u64,
     /// Stamp of the last write to each skill.
-    skills: HashMap<i64, u64>,
+    skills: FxHashMap<i64, u64>,
 }
 
 impl CachedResponses {
@@ -343,9 +389,28 @@ impl CachedResponses {
         self.everything.max(last) <= stamp
     }
 
+    /// Makes room by dropping an eighth of the bodies (in the map's arbitrary order),
+    /// rather than all of them: emptying a full cache under its lock stalled every
+    /// request for milliseconds, and it then refilled from nothing.
+    fn evict_bodies(&mut self) {
+        let entries_goal = RESPONSE_CACHE_ENTRIES / 8 * 7;
+        let bytes_goal = RESPONSE_CACHE_BYTES / 8 * 7;
+        let (mut count, mut bytes) = (self.bodies.len(), self.bytes);
+        self.bodies.retain(|_, (_, _, body)| {
+            if count <= entries_goal && bytes <= bytes_goal {
+                return true;
+            }
+            count -= 1;
+            bytes = bytes.saturating_sub(body.len());
+            false
+        });
+        self.bytes = bytes;
+    }
+
     fn clear(&mut self) {
         self.bodies.clear();
         self.downloads.clear();
+        self.search_rows.clear();
         self.bytes = 0;
     }
 }
@@ -414,8 +479,7 @@ impl ResponseCache {
             if entries.bodies.len() >= RESPONSE_CACHE_ENTRIES
                 || entries.bytes + body.len() > RESPONSE_CACHE_BYTES
             {
-                entries.bodies.clear();
-                entries.bytes = 0;
+                entries.evict_bodies();
             }
             entries.bytes += body.len();
             if let Some((_, _, old)) = entries.bodies.insert(key, (generation, scope, body)) {
@@ -450,6 +514,45 @@ impl ResponseCache {
                 entries.downloads.clear();
             }
             entries.downloads.insert(key, resolved);
+        }
+    }
+
+    /// The rows of search hits `ids` that no write to their skill has invalidated (a
+    /// `None` row: not listed), and the ids to read from the database.
+    #[allow(clippy::type_complexity)]
+    pub fn search_rows(&self, ids: &[i64]) -> (FxHashMap<i64, Option<Arc<SkillRow>>>, Vec<i64>) {
+        let mut found = FxHashMap::default();
+        let mut missing = Vec::new();
+        let entries = match self.entries.lock() {
+            Ok(entries) if self.enabled => entries,
+            _ => return (found, ids.to_vec()),
+        };
+        for id in ids {
+            match entries.search_rows.get(id) {
+                Some((stamp, row)) if entries.fresh(*stamp, Scope::Skill(*id)) => {
+                    found.insert(*id, row.clone());
+                }
+                _ => missing.push(*id),
+            }
+        }
+        (found, missing)
+    }
+
+    /// Remembers rows of search hits read at stamp `generation`; a row whose skill was
+    /// written to while it was read is dropped.
+    pub fn put_search_rows(&self, generation: u64, rows: Vec<(i64, Option<Arc<SkillRow>>)>) {
+        if !self.enabled {
+            return;
+        }
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.search_rows.len() + rows.len() > SEARCH_ROWS {
+                entries.search_rows.clear();
+            }
+            for (id, row) in rows {
+                if entries.fresh(generation, Scope::Skill(id)) {
+                    entries.search_rows.insert(id, (generation, row));
+                }
+            }
         }
     }
 
@@ -1001,6 +1104,32 @@ mod tests {
         cache.invalidate_skill(2);
         assert!(cache.get_download("/download?slug=a").is_some());
         assert!(cache.get_download("/download?slug=b").is_none());
+    }
+
+    #[test]
+    fn search_rows_follow_their_skill() {
+        let cache = ResponseCache::new(true);
+        let row = |id| {
+            Some(Arc::new(SkillRow {
+                id,
+                ..crate::skills::visibility::tests::public_row()
+            }))
+        };
+        let before = cache.generation();
+        cache.put_search_rows(before, vec![(1, row(1)), (2, row(2)), (3, None)]);
+        let (found, missing) = cache.search_rows(&[1, 2, 3, 4]);
+        assert_eq!(found.len(), 3, "rows and the unlisted hit are remembered");
+        assert!(found[&3].is_none());
+        assert_eq!(missing, vec![4]);
+        cache.invalidate_skill(2);
+        let (found, missing) = cache.search_rows(&[1, 2]);
+        assert!(found.contains_key(&1), "another skill's row stays");
+        assert_eq!(missing, vec![2], "the written skill is read again");
+        // Read before a write to its skill landed: not kept.
+        cache.put_search_rows(before, vec![(2, row(2))]);
+        assert_eq!(cache.search_rows(&[2]).1, vec![2]);
+        cache.invalidate();
+        assert_eq!(cache.search_rows(&[1]).1, vec![1], "a wide write drops all");
     }
 
     #[test]

@@ -16,7 +16,9 @@
 //!   instance on the same PostgreSQL database are searchable within a second;
 //! - hits are only ids: the rows shown are read back from the database with the listing
 //!   predicate and the query's filters, so a hidden, deleted or blocked skill is never
-//!   returned even when the index has not caught up yet.
+//!   returned even when the index has not caught up yet. Where this process is the only
+//!   writer (SQLite), [`crate::cache::CachingStore`] keeps those rows in the response
+//!   cache, invalidated per skill by the same writes, so a search reads no row twice.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -244,18 +246,10 @@ impl SearchIndex {
         store: &dyn Store,
         query: &SearchQuery,
     ) -> Result<Vec<SearchRow>, DbError> {
-        if query.terms.is_empty() {
+        let hits = self.hits(store, query).await?;
+        if hits.is_empty() {
             return Ok(Vec::new());
         }
-        if self.stale.load(Ordering::Acquire) {
-            self.catch_up(store).await?;
-        }
-        // Filters are applied by the database: ask for more hits when they may drop many.
-        let filtered =
-            query.highlighted_only || query.non_suspicious_only || query.valid_prompt_sets_only;
-        let wanted = usize::try_from(query.limit).unwrap_or(50).clamp(1, 1000);
-        let wanted = if filtered { wanted * 4 } else { wanted };
-        let hits = self.top_ids(&query.terms, wanted)?;
         let ids: Vec<i64> = hits.iter().map(|(id, _)| *id).collect();
         let mut rows: HashMap<i64, _> = store
             .find_search_hits(&ids, query)
@@ -267,23 +261,46 @@ impl SearchIndex {
             .into_iter()
             .filter_map(|(id, score)| {
                 rows.remove(&id).map(|skill| SearchRow {
-                    skill,
+                    skill: Arc::new(skill),
                     text_rank: f64::from(score),
                 })
             })
             .collect())
     }
 
+    /// The index's top hits for `query` as skill ids and scores, best first, after
+    /// catching up when a write marked the index stale. Not yet checked against the
+    /// database: callers show a hit only when its row is listed and passes the filters.
+    pub async fn hits(
+        &self,
+        store: &dyn Store,
+        query: &SearchQuery,
+    ) -> Result<Vec<(i64, f32)>, DbError> {
+        if query.terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        if self.stale.load(Ordering::Acquire) {
+            self.catch_up(store).await?;
+        }
+        // Filters drop hits after ranking: ask for more when they may drop many.
+        let filtered =
+            query.highlighted_only || query.non_suspicious_only || query.valid_prompt_sets_only;
+        let wanted = usize::try_from(query.limit).unwrap_or(50).clamp(1, 1000);
+        let wanted = if filtered { wanted * 4 } else { wanted };
+        self.top_ids(&query.terms, wanted)
+    }
+
     /// Ids and scores of the best `limit` documents for `terms`.
     fn top_ids(&self, terms: &[String], limit: usize) -> Result<Vec<(i64, f32)>, DbError> {
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let whole = terms.join("-");
-        for key in [exact_key(&whole), exact_key(&terms.join(" "))] {
-            clauses.push((
-                Occur::Should,
-                boosted(Term::from_field_text(self.exact, &key), EXACT_WEIGHT),
-            ));
-        }
+        // `pdf tools` and `pdf-tools` give the same key: one clause.
+        clauses.push((
+            Occur::Should,
+            boosted(
+                Term::from_field_text(self.exact, &exact_key(&terms.join("-"))),
+                EXACT_WEIGHT,
+            ),
+        ));
         for term in terms {
             for (field, weight) in WEIGHTS {
                 clauses.push((
@@ -298,13 +315,24 @@ impl SearchIndex {
             .search(&query, &TopDocs::with_limit(limit).order_by_score())
             .map_err(index_error)?;
         let mut hits = Vec::with_capacity(top.len());
+        // The id column is opened once per segment, not once per hit.
+        let mut columns: Vec<Option<tantivy::columnar::Column<u64>>> =
+            vec![None; searcher.segment_readers().len()];
         for (score, address) in top {
-            let ids = searcher
-                .segment_reader(address.segment_ord)
-                .fast_fields()
-                .u64("id")
-                .map_err(index_error)?;
-            if let Some(id) = ids.first(address.doc_id) {
+            let ordinal = usize::try_from(address.segment_ord).unwrap_or(usize::MAX);
+            let Some(slot) = columns.get_mut(ordinal) else {
+                continue;
+            };
+            if slot.is_none() {
+                *slot = Some(
+                    searcher
+                        .segment_reader(address.segment_ord)
+                        .fast_fields()
+                        .u64("id")
+                        .map_err(index_error)?,
+                );
+            }
+            if let Some(id) = slot.as_ref().and_then(|ids| ids.first(address.doc_id)) {
                 hits.push((i64::try_from(id).unwrap_or_default(), score));
             }
         }

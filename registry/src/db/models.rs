@@ -254,13 +254,29 @@ from_row!(SkillDetailRow { latest_skill_md, moderation_scan_json } flatten { ski
 /// A listed skill with its search relevance.
 #[derive(Debug, Clone)]
 pub struct SearchRow {
-    /// The listed columns.
-    pub skill: SkillRow,
+    /// The listed columns, shared with the search row cache (a search reads dozens of
+    /// candidates and shows ten: they are not copied).
+    pub skill: std::sync::Arc<SkillRow>,
     /// Backend text relevance, larger is better.
     pub text_rank: f64,
 }
 
-from_row!(SearchRow { text_rank } flatten { skill });
+/// By hand rather than `from_row!`: the row is read into an `Arc`.
+macro_rules! search_row_from_row {
+    ($row:ty) => {
+        impl<'r> sqlx::FromRow<'r, $row> for SearchRow {
+            fn from_row(row: &'r $row) -> Result<Self, sqlx::Error> {
+                use sqlx::Row as _;
+                Ok(Self {
+                    skill: std::sync::Arc::new(SkillRow::from_row(row)?),
+                    text_rank: row.try_get("text_rank")?,
+                })
+            }
+        }
+    };
+}
+search_row_from_row!(sqlx::sqlite::SqliteRow);
+search_row_from_row!(sqlx::postgres::PgRow);
 
 /// One version of a skill.
 #[derive(Debug, Clone)]
@@ -522,6 +538,18 @@ pub struct SearchQuery {
     pub non_suspicious_only: bool,
     /// Only skills whose latest version has prompt sets that all validate.
     pub valid_prompt_sets_only: bool,
+}
+
+impl SearchQuery {
+    /// Whether a listed row passes the query's filters: the in-memory twin of the filters
+    /// `find_search_hits` adds to its SQL, for rows answered from the search row cache.
+    pub fn admits(&self, row: &SkillRow) -> bool {
+        (!self.highlighted_only || row.highlighted)
+            && (!self.non_suspicious_only || !row.is_suspicious)
+            && (!self.valid_prompt_sets_only
+                || row.prompt_sets_status.as_deref()
+                    == Some(crate::skills::promptsets::STATUS_VALID))
+    }
 }
 
 /// One download to count: a skill, who downloaded it (`user:<id>` or `ip:<address>`),

@@ -21,7 +21,7 @@ use crate::pagination;
 use crate::policy::{self, SkillAction};
 use crate::routes::{base_url, cached_json, cached_json_scoped, json_ok, views};
 use crate::skills::promptsets::PromptSetsReport;
-use crate::skills::{Visibility, lifecycle, promptsets};
+use crate::skills::{Visibility, lifecycle, promptsets, ranking};
 
 const SKILL_NOT_FOUND: &str = "Skill not found";
 const VERSION_NOT_FOUND: &str = "Version not found";
@@ -98,65 +98,6 @@ pub(crate) async fn select_version(
         .find_version_by_id(latest)
         .await?
         .ok_or_else(|| AppError::not_found(VERSION_NOT_FOUND))
-}
-
-pub(crate) fn search_terms(query: &str) -> Vec<String> {
-    let mut terms: Vec<String> = Vec::new();
-    for word in query.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_empty() {
-            continue;
-        }
-        let word: String = word.to_lowercase().chars().take(64).collect();
-        if !terms.contains(&word) {
-            terms.push(word);
-        }
-        if terms.len() == 16 {
-            break;
-        }
-    }
-    terms
-}
-
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-}
-
-/// Final relevance: backend text rank squashed to 0..1, slug and name token boosts, and a
-/// small log-capped popularity prior.
-pub(crate) fn relevance(query: &str, terms: &[String], row: &SkillRow, text_rank: f64) -> f64 {
-    let mut score = text_rank.max(0.0) / (1.0 + text_rank.max(0.0));
-    // An exact slug or display name (`PDF Tools` for `pdf-tools`) always comes first.
-    let whole: Vec<String> = words(query).collect();
-    if row.slug == query.trim().to_lowercase()
-        || words(&row.slug).eq(whole.iter().cloned())
-        || words(&row.display_name).eq(whole.iter().cloned())
-    {
-        score += 5.0;
-    }
-    let slug_words: Vec<String> = words(&row.slug).collect();
-    let name_words: Vec<String> = words(&row.display_name).collect();
-    for term in terms {
-        if slug_words.iter().any(|word| word == term) {
-            score += 1.5;
-        } else if slug_words
-            .iter()
-            .any(|word| word.starts_with(term.as_str()))
-        {
-            score += 0.75;
-        }
-        if name_words.iter().any(|word| word == term) {
-            score += 1.0;
-        } else if name_words
-            .iter()
-            .any(|word| word.starts_with(term.as_str()))
-        {
-            score += 0.5;
-        }
-    }
-    let popularity = (row.downloads + 2 * row.stars + row.installs_all_time).max(0) as f64;
-    score + ((1.0 + popularity).log10() / 4.0).min(0.5)
 }
 
 /// One search hit.
@@ -278,14 +219,15 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
                             == Some(crate::skills::promptsets::STATUS_VALID))
                     && (!highlighted_only || detail.skill.highlighted) =>
             {
-                let score = relevance(query, &search_terms(query), &detail.skill, 1.0);
+                let terms = ranking::search_terms(query);
+                let score = ranking::Relevance::new(query, &terms).score(&detail.skill, 1.0);
                 vec![search_result(&detail.skill, score, base)]
             }
             _ => Vec::new(),
         };
         return Ok(SearchResponse { results });
     }
-    let terms = search_terms(query);
+    let terms = ranking::search_terms(query);
     let candidates = state
         .store
         .search_skills(&SearchQuery {
@@ -296,21 +238,8 @@ async fn search_body(state: &AppState, params: &Params, base: &str) -> AppResult
             valid_prompt_sets_only,
         })
         .await?;
-    let mut scored: Vec<(f64, SkillRow)> = candidates
-        .into_iter()
-        .map(|hit| {
-            (
-                relevance(query, &terms, &hit.skill, hit.text_rank),
-                hit.skill,
-            )
-        })
-        .collect();
-    scored.sort_by(|a, b| {
-        b.0.total_cmp(&a.0)
-            .then_with(|| b.1.updated_at.cmp(&a.1.updated_at))
-            .then_with(|| a.1.slug.cmp(&b.1.slug))
-    });
-    let results: Vec<SearchResult> = scored
+    let results: Vec<SearchResult> = ranking::Relevance::new(query, &terms)
+        .rank(candidates)
         .iter()
         .take(usize::try_from(limit).unwrap_or(10))
         .map(|(score, row)| search_result(row, *score, base))

@@ -8,11 +8,13 @@
 //! - [`promptsets`]: the prompt sets of a bundle validated and linted with `promptset`.
 //! - [`transfers`]: offers of a skill to another owner, accepted, rejected, cancelled or lapsed.
 //! - [`reservations`]: slugs and package names an administrator holds for an owner.
+//! - [`ranking`]: the order search hits are shown in.
 //! - [`reports`]: hide/unhide by moderators, reports, appeals, triage and rescans.
 
 pub mod lifecycle;
 pub mod promptsets;
 pub mod publish;
+pub mod ranking;
 pub mod reports;
 pub mod reservations;
 pub mod transfers;

@@ -198,7 +198,7 @@ async fn home_page(state: &AppState, params: &Params, base: &str) -> AppResult<R
         .map(|(key, label)| json!({ "key": key, "label": label }))
         .collect();
     if !query.is_empty() {
-        let terms = crate::routes::skills::search_terms(query);
+        let terms = crate::skills::ranking::search_terms(query);
         let hits = state
             .store
             .search_skills(&SearchQuery {
@@ -209,15 +209,7 @@ async fn home_page(state: &AppState, params: &Params, base: &str) -> AppResult<R
                 valid_prompt_sets_only: false,
             })
             .await?;
-        let mut scored: Vec<(f64, SkillRow)> = hits
-            .into_iter()
-            .map(|hit| {
-                let score =
-                    crate::routes::skills::relevance(query, &terms, &hit.skill, hit.text_rank);
-                (score, hit.skill)
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
+        let scored = crate::skills::ranking::Relevance::new(query, &terms).rank(hits);
         let skills: Vec<Value> = scored
             .iter()
             .take(PAGE_SIZE as usize)

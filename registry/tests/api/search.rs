@@ -6,10 +6,13 @@ use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::helpers::{Backend, TestApp};
+use crate::lifecycle::role_token;
+use registry::db::Role;
 
 both_backends!(
     labelled_queries_rank_as_expected,
     index_follows_publish_delete_and_rename,
+    shown_rows_follow_hides_counters_and_filters,
 );
 
 const QUERIES: &str = include_str!(concat!(
@@ -18,9 +21,14 @@ const QUERIES: &str = include_str!(concat!(
 ));
 
 async fn search_slugs(app: &TestApp, query: &str) -> Vec<String> {
+    filtered_search_slugs(app, query, "").await
+}
+
+/// Slugs found for `query` with extra query parameters `filters` (`&name=value…`).
+async fn filtered_search_slugs(app: &TestApp, query: &str, filters: &str) -> Vec<String> {
     let encoded = percent_encoding::utf8_percent_encode(query, percent_encoding::NON_ALPHANUMERIC);
     let response = app
-        .get(&format!("/api/v1/search?q={encoded}&limit=20"))
+        .get(&format!("/api/v1/search?q={encoded}&limit=20{filters}"))
         .send()
         .await
         .expect("search");
@@ -145,4 +153,82 @@ async fn index_follows_publish_delete_and_rename(backend: Backend) {
     .await;
     assert_eq!(restored, 200);
     assert_eq!(search_slugs(&app, "okapi").await, ["okapi-stripes"]);
+}
+
+/// Search hits' rows are kept between searches where the server is the only writer
+/// (`CachingStore::search_skills`). Each search here asks a new query, so no cached
+/// response answers it: what is checked is the row behind each hit.
+async fn shown_rows_follow_hides_counters_and_filters(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.token("alice").await;
+    for (slug, name) in [
+        ("heron-watch", "Heron Watch"),
+        ("heron-count", "Heron Count"),
+    ] {
+        let md = skill_md(name, "Notes on herons", "Wading birds.");
+        publish(&app, &token, slug, name, &md).await;
+    }
+    let mut both = search_slugs(&app, "heron").await;
+    both.sort();
+    assert_eq!(both, ["heron-count", "heron-watch"]);
+
+    // A download shows in the next search's row once the journal is applied.
+    let response = app
+        .get("/api/v1/download?slug=heron-count")
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(response.status(), 200);
+    app.flush_downloads().await;
+    let body: Value = app
+        .get("/api/v1/search?q=heron%20count")
+        .send()
+        .await
+        .expect("search")
+        .json()
+        .await
+        .expect("json");
+    let count = body["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|hit| hit["slug"] == "heron-count")
+        .expect("heron-count found");
+    assert_eq!(count["downloads"], 1, "{body}");
+
+    // Hidden by a moderator: gone from the next search at once.
+    let moderator = role_token(&app, "mod", Role::Moderator).await;
+    let hidden = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/heron-watch/hide",
+        &moderator,
+        json!({"reason": "review"}),
+    )
+    .await;
+    assert_eq!(hidden, 200);
+    assert_eq!(search_slugs(&app, "heron watch").await, ["heron-count"]);
+    // Filters apply to kept rows as they do to rows read from the database.
+    assert!(
+        filtered_search_slugs(&app, "heron", "&highlightedOnly=true")
+            .await
+            .is_empty()
+    );
+    assert_eq!(
+        filtered_search_slugs(&app, "heron", "&nonSuspiciousOnly=true").await,
+        ["heron-count"]
+    );
+
+    let shown = send(
+        &app,
+        Method::POST,
+        "/api/v1/skills/heron-watch/unhide",
+        &moderator,
+        json!({}),
+    )
+    .await;
+    assert_eq!(shown, 200);
+    let mut again = search_slugs(&app, "herons").await;
+    again.sort();
+    assert_eq!(again, ["heron-count", "heron-watch"]);
 }
