@@ -10,8 +10,9 @@
 //!   follows the database by change stamp: every skill row whose `(updated_at, id)` is past
 //!   the watermark is re-indexed (or dropped when no longer listed);
 //! - [`crate::cache::CachingStore`] marks it stale after every write that changes a public
-//!   read, and a search on a stale index catches up first, so a skill just published on this
-//!   instance is found at once and no handler can forget;
+//!   read, and a search on a stale index catches up first (or waits for the catch-up under
+//!   way to finish), so a skill just published on this instance is found at once and no
+//!   handler can forget; the first search of a process waits for the first build;
 //! - a background task catches up every [`POLL_INTERVAL`], so writes made by another
 //!   instance on the same PostgreSQL database are searchable within a second;
 //! - hits are only ids: the rows shown are read back from the database with the listing
@@ -21,7 +22,7 @@
 //!   cache, invalidated per skill by the same writes, so a search reads no row twice.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -78,8 +79,11 @@ pub struct SearchIndex {
     text: [Field; 6],
     /// Writer, watermark and what is indexed; also serialises catching up.
     live: tokio::sync::Mutex<Live>,
-    /// Set by writes through the caching store: the next search catches up first.
-    stale: AtomicBool,
+    /// Counts writes through the caching store (`mark_stale`).
+    marks: AtomicU64,
+    /// The count of marks the index has caught up with: a search that finds it behind
+    /// the marks catches up (or waits for the catch-up under way) before it answers.
+    synced: AtomicU64,
 }
 
 struct Live {
@@ -140,13 +144,15 @@ impl SearchIndex {
                 indexed: HashMap::new(),
                 built: false,
             }),
-            stale: AtomicBool::new(true),
+            // Behind from the start: the first search waits for the first build.
+            marks: AtomicU64::new(1),
+            synced: AtomicU64::new(0),
         })
     }
 
     /// Marks the index behind the database: the next search catches up first.
     pub fn mark_stale(&self) {
-        self.stale.store(true, Ordering::Release);
+        self.marks.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Follows the store every [`POLL_INTERVAL`] while `index` is alive (needs a runtime).
@@ -168,9 +174,19 @@ impl SearchIndex {
 
     /// Reads every skill changed since the watermark and re-indexes it.
     pub async fn catch_up(&self, store: &dyn Store) -> Result<(), DbError> {
+        self.catch_up_past(store, None).await
+    }
+
+    /// [`Self::catch_up`], skipped when a catch-up that finished while this one waited
+    /// for the lock already covered the marks up to `wanted`.
+    async fn catch_up_past(&self, store: &dyn Store, wanted: Option<u64>) -> Result<(), DbError> {
         let mut live = self.live.lock().await;
-        // Cleared before reading, so a write committed while we read marks it again.
-        self.stale.store(false, Ordering::Release);
+        if wanted.is_some_and(|wanted| self.synced.load(Ordering::Acquire) >= wanted) {
+            return Ok(());
+        }
+        // Read before the database is: a write marked while we read is not covered, and
+        // the next search catches up again.
+        let covers = self.marks.load(Ordering::Acquire);
         let mut after = if live.built {
             (
                 live.watermark.0.saturating_sub(LATE_COMMIT_MARGIN_MS),
@@ -212,6 +228,9 @@ impl SearchIndex {
                 "search index caught up"
             );
         }
+        // Only now: searches that came in while this ran waited rather than answering
+        // from an index without the writes they should see (or, at start, an empty one).
+        self.synced.fetch_max(covers, Ordering::AcqRel);
         Ok(())
     }
 
@@ -279,8 +298,9 @@ impl SearchIndex {
         if query.terms.is_empty() {
             return Ok(Vec::new());
         }
-        if self.stale.load(Ordering::Acquire) {
-            self.catch_up(store).await?;
+        let marks = self.marks.load(Ordering::Acquire);
+        if self.synced.load(Ordering::Acquire) < marks {
+            self.catch_up_past(store, Some(marks)).await?;
         }
         // Filters drop hits after ranking: ask for more when they may drop many.
         let filtered =

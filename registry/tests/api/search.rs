@@ -13,6 +13,7 @@ both_backends!(
     labelled_queries_rank_as_expected,
     index_follows_publish_delete_and_rename,
     shown_rows_follow_hides_counters_and_filters,
+    searches_wait_for_a_catch_up_under_way,
 );
 
 const QUERIES: &str = include_str!(concat!(
@@ -231,4 +232,33 @@ async fn shown_rows_follow_hides_counters_and_filters(backend: Backend) {
     let mut again = search_slugs(&app, "herons").await;
     again.sort();
     assert_eq!(again, ["heron-count", "heron-watch"]);
+}
+
+/// A search that arrives while another one is building (or catching up) the index waits
+/// for it instead of answering from the index as it was: a fresh process's first searches
+/// found nothing while 100,000 skills were being indexed.
+async fn searches_wait_for_a_catch_up_under_way(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.token("alice").await;
+    let md = skill_md("Ibis Tracker", "Tracks ibis sightings", "Wetland notes.");
+    publish(&app, &token, "ibis-tracker", "Ibis Tracker", &md).await;
+    let index = registry::search::SearchIndex::new().expect("index");
+    let store = app.state.store.as_ref();
+    let query = registry::db::SearchQuery {
+        terms: vec!["ibis".into()],
+        limit: 10,
+        highlighted_only: false,
+        non_suspicious_only: false,
+        valid_prompt_sets_only: false,
+    };
+    // Polled in turn on one task: the second starts while the first holds the build.
+    let (first, second) = tokio::join!(index.search(store, &query), index.search(store, &query));
+    for hits in [first, second] {
+        let slugs: Vec<String> = hits
+            .expect("search")
+            .iter()
+            .map(|hit| hit.skill.slug.clone())
+            .collect();
+        assert_eq!(slugs, ["ibis-tracker"]);
+    }
 }
