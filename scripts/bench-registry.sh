@@ -251,12 +251,14 @@ for run in $(seq 1 "$RUNS"); do
   echo "# run $run done" >&2
 done
 
-python3 - "$WORK/results" "$TARGETS" <<'PY'
+python3 - "$WORK/results" "$TARGETS" "$COUNT" <<'PY'
 import os, re, statistics, sys
-directory, targets = sys.argv[1], sys.argv[2].split()
+directory, targets, count = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
 unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+# Issue 12: an uncached search within 10 ms at 10,000 skills, within 20 ms at 100,000.
+search_goal = 10.0 if count <= 10000 else 20.0
 goals = {
-    "list": ("p99", 10.0), "search": ("p99", 10.0), "search_random": ("p99", 10.0),
+    "list": ("p99", 10.0), "search": ("p99", 10.0), "search_random": ("p99", search_goal),
     "skill": ("rps", 10000), "skill_random": ("rps", 10000),
     "download": ("rps", 5000), "download_random": ("rps", 5000),
 }

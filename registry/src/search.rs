@@ -71,6 +71,19 @@ const FIELD_BODY: usize = 5;
 /// so the exact skill is always among the candidates.
 const EXACT_WEIGHT: f32 = 100.0;
 
+/// Inverse document frequency below which a word clause is left out of a query that has
+/// enough other matches. Such a word is in more than 99 % of the field's documents (as
+/// `skill` is in nearly every SKILL.md): its clause adds at most `weight × 0.022` to any
+/// score, so it cannot change which documents rank first when another clause matches at
+/// least the candidates wanted, yet scoring it meant visiting every document.
+const UNINFORMATIVE_IDF: f32 = 0.01;
+
+/// The BM25 inverse document frequency tantivy scores with.
+fn idf(matches: u64, documents: u64) -> f32 {
+    let (matches, documents) = (matches as f32, documents as f32);
+    (1.0 + (documents - matches + 0.5) / (matches + 0.5)).ln()
+}
+
 /// The in-memory search index of one server process.
 pub struct SearchIndex {
     reader: IndexReader,
@@ -187,6 +200,7 @@ impl SearchIndex {
         // Read before the database is: a write marked while we read is not covered, and
         // the next search catches up again.
         let covers = self.marks.load(Ordering::Acquire);
+        let first_build = !live.built;
         let mut after = if live.built {
             (
                 live.watermark.0.saturating_sub(LATE_COMMIT_MARGIN_MS),
@@ -231,7 +245,40 @@ impl SearchIndex {
         // Only now: searches that came in while this ran waited rather than answering
         // from an index without the writes they should see (or, at start, an empty one).
         self.synced.fetch_max(covers, Ordering::AcqRel);
+        if first_build {
+            self.merge_segments(&mut live).await;
+        }
         Ok(())
+    }
+
+    /// Merges the first build's segments into one. The writer flushes a segment per
+    /// [`WRITER_MEMORY`] of text, so 100,000 skills came out as three, and each segment
+    /// ranks on its own from a zero threshold: one segment lets block-WAND skip more.
+    /// Searches go on meanwhile on the segments as they are.
+    async fn merge_segments(&self, live: &mut Live) {
+        let segments: Vec<_> = self
+            .reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .map(tantivy::SegmentReader::segment_id)
+            .collect();
+        if segments.len() < 2 {
+            return;
+        }
+        let merged = match live.writer.merge(&segments).await {
+            Ok(_) => self.reader.reload(),
+            Err(error) => Err(error),
+        };
+        match merged {
+            Ok(()) => tracing::debug!(
+                segments = self.reader.searcher().segment_readers().len(),
+                "search index segments merged"
+            ),
+            // The index stays usable as it was; merging again later is the writer's
+            // own merge policy's job.
+            Err(error) => tracing::warn!(error = %error, "search index: merging failed"),
+        }
     }
 
     fn apply(&self, live: &mut Live, document: &SearchDocument) -> Result<(), DbError> {
@@ -312,6 +359,7 @@ impl SearchIndex {
 
     /// Ids and scores of the best `limit` documents for `terms`.
     fn top_ids(&self, terms: &[String], limit: usize) -> Result<Vec<(i64, f32)>, DbError> {
+        let searcher = self.reader.searcher();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         // `pdf tools` and `pdf-tools` give the same key: one clause.
         clauses.push((
@@ -321,16 +369,35 @@ impl SearchIndex {
                 EXACT_WEIGHT,
             ),
         ));
+        // Word clauses with the number of documents each matches; clauses that match
+        // nothing are left out.
+        let mut words = Vec::with_capacity(terms.len() * WEIGHTS.len());
         for term in terms {
             for (field, weight) in WEIGHTS {
-                clauses.push((
-                    Occur::Should,
-                    boosted(Term::from_field_text(self.text[field], term), weight),
-                ));
+                let term = Term::from_field_text(self.text[field], term);
+                let matches = searcher.doc_freq(&term).map_err(index_error)?;
+                if matches > 0 {
+                    words.push((term, weight, matches));
+                }
             }
         }
+        let documents: u64 = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| u64::from(segment.max_doc()))
+            .sum();
+        let informative = |matches: u64| idf(matches, documents) >= UNINFORMATIVE_IDF;
+        let enough_without = words
+            .iter()
+            .filter(|(_, _, matches)| informative(*matches))
+            .any(|(_, _, matches)| *matches >= limit as u64);
+        for (term, weight, matches) in words {
+            if enough_without && !informative(matches) {
+                continue;
+            }
+            clauses.push((Occur::Should, boosted(term, weight)));
+        }
         let query = BooleanQuery::new(clauses);
-        let searcher = self.reader.searcher();
         let top = searcher
             .search(&query, &TopDocs::with_limit(limit).order_by_score())
             .map_err(index_error)?;
@@ -414,6 +481,56 @@ mod tests {
     fn exact_keys_meet() {
         assert_eq!(exact_key("PDF Tools"), "pdf-tools");
         assert_eq!(exact_key("pdf-tools"), "pdf-tools");
+    }
+
+    /// An index of `count` skills whose bodies all say `common`; the first `rare` of them
+    /// also have `rare` in their summary.
+    fn index_of(count: i64, rare: i64) -> SearchIndex {
+        let index = SearchIndex::new().expect("index");
+        let mut live = index.live.try_lock().expect("writer");
+        for id in 1..=count {
+            let document = SearchDocument {
+                id,
+                slug: format!("skill-{id}"),
+                display_name: format!("Skill {id}"),
+                summary: if id <= rare { "a rare find" } else { "plain" }.into(),
+                tags_json: "{}".into(),
+                body: "common words here".into(),
+                listed: true,
+                updated_at: id,
+            };
+            index.apply(&mut live, &document).expect("indexed");
+        }
+        live.writer.commit().expect("commit");
+        index.reader.reload().expect("reload");
+        drop(live);
+        index
+    }
+
+    fn ids(hits: &[(i64, f32)]) -> Vec<i64> {
+        let mut ids: Vec<i64> = hits.iter().map(|(id, _)| *id).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    #[test]
+    fn a_word_in_every_document_is_left_out_only_when_others_match_enough() {
+        let index = index_of(300, 3);
+        assert!(idf(300, 300) < UNINFORMATIVE_IDF && idf(3, 300) > UNINFORMATIVE_IDF);
+        let terms = ["rare".to_owned(), "common".to_owned()];
+        // Two wanted, three documents say `rare`: `common` adds nothing to the ranking.
+        let hits = index.top_ids(&terms, 2).expect("search");
+        assert_eq!(hits.len(), 2);
+        assert!(ids(&hits).iter().all(|id| *id <= 3), "{hits:?}");
+        // Ten wanted: `common` is kept to fill the candidates, after the `rare` ones.
+        let kept = index.top_ids(&terms, 10).expect("search");
+        assert_eq!(kept.len(), 10);
+        assert_eq!(ids(&kept[..3]), [1, 2, 3], "{kept:?}");
+        // The clause was left out of the first query: its scores lack its share.
+        assert!(hits[0].1 < kept[0].1, "{hits:?} {kept:?}");
+        // Alone, the common word still finds documents.
+        let common = ["common".to_owned()];
+        assert_eq!(index.top_ids(&common, 5).expect("search").len(), 5);
     }
 
     #[test]
