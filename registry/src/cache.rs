@@ -266,8 +266,15 @@ impl Store for CachingStore {
         self.after_skill_write(result, |changed| changed.then_some(skill_id))
     }
 
-    async fn hit_rate_limit(&self, bucket: &str, window_start: i64) -> Result<i64, DbError> {
-        self.inner.hit_rate_limit(bucket, window_start).await
+    async fn hit_rate_limit(
+        &self,
+        bucket: &str,
+        window_start: i64,
+        amount: i64,
+    ) -> Result<i64, DbError> {
+        self.inner
+            .hit_rate_limit(bucket, window_start, amount)
+            .await
     }
     async fn prune_rate_limits(&self, window_start: i64) -> Result<(), DbError> {
         self.inner.prune_rate_limits(window_start).await

@@ -3,7 +3,12 @@
 //!
 //! SQLite deployments are one process, so the counters live in memory. With PostgreSQL
 //! several instances may serve one database, so the counters live in the database
-//! (`rate_limit_buckets`, one upsert per request) and are shared.
+//! (`rate_limit_buckets`) and are shared. An instance takes quota from a shared bucket in
+//! leases of [`lease_size`] requests (one request for limits under 200 a minute) and
+//! spends them locally, so a busy client costs one upsert per lease instead of one per
+//! request. Every lease is counted in the shared bucket before it is spent, so clients
+//! alternating instances never get more than the limit; they can be refused up to one
+//! lease per instance early, while other instances hold quota not spent yet.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -98,7 +103,56 @@ enum Counters {
     Database {
         store: Arc<dyn Store>,
         pruned_window: AtomicI64,
+        leases: Mutex<Leases>,
     },
+}
+
+/// Quota this instance took from the shared buckets of the current window.
+#[derive(Default)]
+struct Leases {
+    window: i64,
+    /// Per bucket: requests left to spend, and the shared count after the last lease.
+    left: HashMap<(Actor, Class), (u64, u64)>,
+}
+
+impl Leases {
+    /// Spends one request of a lease of `key` in `window` under `limit`.
+    fn spend(&mut self, window: i64, key: (Actor, Class), limit: u32) -> Spent {
+        if self.window != window {
+            self.window = window;
+            self.left.clear();
+        }
+        let Some((left, shared)) = self.left.get_mut(&key) else {
+            return Spent::Nothing;
+        };
+        if *left > 0 {
+            *left -= 1;
+            return Spent::Lease(*shared, *left);
+        }
+        // The shared count only grows within a window: once it reached the limit, no
+        // lease can be had until the next one, and asking would only write.
+        if *shared >= u64::from(limit) {
+            Spent::Exhausted
+        } else {
+            Spent::Nothing
+        }
+    }
+}
+
+/// What [`Leases::spend`] found.
+enum Spent {
+    /// One request spent: the shared count after the lease, and what is left of it.
+    Lease(u64, u64),
+    /// No lease left, and the shared bucket is full for this window.
+    Exhausted,
+    /// No lease left: take one.
+    Nothing,
+}
+
+/// Requests taken from a shared bucket at once: a hundredth of the limit, so an instance
+/// holds back at most 1 % of a client's quota.
+fn lease_size(limit: u32) -> u64 {
+    u64::from(limit / 100).max(1)
 }
 
 struct MemoryWindow {
@@ -153,6 +207,7 @@ impl RateLimiter {
             counters: Counters::Database {
                 store,
                 pruned_window: AtomicI64::new(0),
+                leases: Mutex::new(Leases::default()),
             },
         }
     }
@@ -180,7 +235,14 @@ impl RateLimiter {
         let now = now_ms.div_euclid(1000);
         let window = now - now.rem_euclid(60);
         let limit = self.limit(class, actor);
-        let count: u64 = match &self.counters {
+        let decision = |allowed: bool, remaining: u64| Decision {
+            allowed,
+            limit,
+            remaining: u32::try_from(remaining).unwrap_or(u32::MAX),
+            reset_at: window + 60,
+            reset_after: (window + 60 - now).max(1),
+        };
+        match &self.counters {
             Counters::Memory(state) => {
                 let mut state = state
                     .lock()
@@ -191,12 +253,33 @@ impl RateLimiter {
                 }
                 let count = state.counts.entry((actor, class)).or_insert(0);
                 *count = count.saturating_add(1);
-                u64::from(*count)
+                let count = u64::from(*count);
+                Ok(decision(
+                    count <= u64::from(limit),
+                    u64::from(limit).saturating_sub(count),
+                ))
             }
             Counters::Database {
                 store,
                 pruned_window,
+                leases,
             } => {
+                let lock = || {
+                    leases
+                        .lock()
+                        .map_err(|_| LimiterUnavailable("lease lock poisoned".into()))
+                };
+                // What is left: the quota nobody has taken, plus this instance's unspent lease.
+                let remaining = |shared: u64, left: u64| {
+                    u64::from(limit).saturating_sub(shared).saturating_add(left)
+                };
+                match lock()?.spend(window, (actor, class), limit) {
+                    Spent::Lease(shared, left) => {
+                        return Ok(decision(true, remaining(shared, left)));
+                    }
+                    Spent::Exhausted => return Ok(decision(false, 0)),
+                    Spent::Nothing => {}
+                }
                 let bucket = match actor {
                     Actor::User(id) => format!("user:{id}:{}", class.name()),
                     Actor::Ip(Some(ip)) => format!("ip:{ip}:{}", class.name()),
@@ -208,22 +291,28 @@ impl RateLimiter {
                         tracing::warn!(error = %error, "failed to prune rate-limit buckets");
                     }
                 }
-                let count = store
-                    .hit_rate_limit(&bucket, window)
+                let size = lease_size(limit);
+                let shared = store
+                    .hit_rate_limit(&bucket, window, i64::try_from(size).unwrap_or(1))
                     .await
                     .map_err(|error| LimiterUnavailable(error.to_string()))?;
-                u64::try_from(count).unwrap_or(u64::MAX)
+                let shared = u64::try_from(shared).unwrap_or(u64::MAX);
+                // The lease is what of it still fits under the limit.
+                let before = shared.saturating_sub(size);
+                let granted = u64::from(limit).saturating_sub(before).min(size);
+                // This request spends one; the rest waits for the next ones.
+                let left = granted.saturating_sub(1);
+                let mut leases = lock()?;
+                if leases.window == window {
+                    let entry = leases.left.entry((actor, class)).or_insert((0, 0));
+                    *entry = (entry.0 + left, shared.max(entry.1));
+                }
+                if granted == 0 {
+                    return Ok(decision(false, 0));
+                }
+                Ok(decision(true, remaining(shared, left)))
             }
-        };
-        let allowed = count <= u64::from(limit);
-        let remaining = u64::from(limit).saturating_sub(count);
-        Ok(Decision {
-            allowed,
-            limit,
-            remaining: u32::try_from(remaining).unwrap_or(u32::MAX),
-            reset_at: window + 60,
-            reset_after: (window + 60 - now).max(1),
-        })
+        }
     }
 }
 
@@ -395,5 +484,70 @@ mod tests {
                 .expect("ok")
                 .allowed
         );
+    }
+
+    /// Two limiters on one database stand for two instances: a client alternating them
+    /// gets at most its limit, loses at most a lease per instance, and costs one upsert
+    /// per lease.
+    #[tokio::test]
+    async fn leases_from_a_shared_bucket_never_exceed_the_limit() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url: crate::config::DatabaseUrl =
+            format!("sqlite://{}", dir.path().join("limits.db").display())
+                .parse()
+                .expect("url");
+        let store = crate::db::connect(&url, 2).await.expect("store");
+        let limit = RateLimit {
+            anonymous: 1000,
+            user: 1000,
+        };
+        let instances = [
+            RateLimiter::in_database(limit, limit, limit, Arc::clone(&store)),
+            RateLimiter::in_database(limit, limit, limit, Arc::clone(&store)),
+        ];
+        let actor = Actor::Ip(None);
+        let now = 600_000 + 1_000;
+        let mut allowed = 0;
+        for request in 0..1200 {
+            let decision = instances[request % 2]
+                .check(actor, Class::Read, now)
+                .await
+                .expect("counted");
+            if decision.allowed {
+                allowed += 1;
+            }
+        }
+        let lease = lease_size(1000);
+        assert_eq!(lease, 10);
+        assert!(
+            (1000 - 2 * lease..=1000).contains(&allowed),
+            "{allowed} allowed"
+        );
+        // The shared count moved by whole leases, and refused requests stopped asking once
+        // each instance saw the bucket full: at most one more lease each.
+        let shared = store
+            .hit_rate_limit("ip:unknown:read", 600, 0)
+            .await
+            .expect("count");
+        assert!((1000..=1000 + 2 * 10).contains(&shared), "{shared}");
+        // A small limit leases one request at a time: exact.
+        assert_eq!(lease_size(20), 1);
+        let strict = RateLimit {
+            anonymous: 20,
+            user: 20,
+        };
+        let pair = [
+            RateLimiter::in_database(strict, strict, strict, Arc::clone(&store)),
+            RateLimiter::in_database(strict, strict, strict, store),
+        ];
+        let mut allowed = 0;
+        for request in 0..30 {
+            let decision = pair[request % 2]
+                .check(actor, Class::Write, now)
+                .await
+                .expect("counted");
+            allowed += usize::from(decision.allowed);
+        }
+        assert_eq!(allowed, 20);
     }
 }

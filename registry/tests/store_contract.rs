@@ -338,10 +338,12 @@ async fn contract(store: Arc<dyn Store>) {
         .expect("search");
     assert_eq!(body.len(), 3);
 
-    assert_eq!(store.hit_rate_limit("ip:x:read", 60).await.expect("hit"), 1);
-    assert_eq!(store.hit_rate_limit("ip:x:read", 60).await.expect("hit"), 2);
+    let hit = |amount| store.hit_rate_limit("ip:x:read", 60, amount);
+    assert_eq!(hit(1).await.expect("hit"), 1);
+    assert_eq!(hit(1).await.expect("hit"), 2);
+    assert_eq!(hit(30).await.expect("lease"), 32);
     store.prune_rate_limits(120).await.expect("prune");
-    assert_eq!(store.hit_rate_limit("ip:x:read", 60).await.expect("hit"), 1);
+    assert_eq!(hit(1).await.expect("hit"), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

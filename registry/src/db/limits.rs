@@ -8,15 +8,21 @@ use crate::error::DbError;
 
 type Pool = sqlx::Pool<Db>;
 
-/// Counts one request in a bucket and returns the new count.
-pub async fn hit_rate_limit(pool: &Pool, bucket: &str, window_start: i64) -> Result<i64, DbError> {
+/// Adds `amount` requests to a bucket and returns the new count.
+pub async fn hit_rate_limit(
+    pool: &Pool,
+    bucket: &str,
+    window_start: i64,
+    amount: i64,
+) -> Result<i64, DbError> {
     let (count,): (i64,) = sqlx::query_as(
-        "INSERT INTO rate_limit_buckets (bucket, window_start, count) VALUES ($1, $2, 1) \
+        "INSERT INTO rate_limit_buckets (bucket, window_start, count) VALUES ($1, $2, $3) \
          ON CONFLICT (bucket, window_start) \
-         DO UPDATE SET count = rate_limit_buckets.count + 1 RETURNING count",
+         DO UPDATE SET count = rate_limit_buckets.count + excluded.count RETURNING count",
     )
     .bind(bucket)
     .bind(window_start)
+    .bind(amount)
     .fetch_one(pool)
     .await?;
     Ok(count)

@@ -149,8 +149,13 @@ pub trait Store:
         now: i64,
     ) -> Result<bool, DbError>;
 
-    /// Counts one request in a shared fixed-window bucket and returns the new count.
-    async fn hit_rate_limit(&self, bucket: &str, window_start: i64) -> Result<i64, DbError>;
+    /// Adds `amount` requests to a shared fixed-window bucket and returns its new count.
+    async fn hit_rate_limit(
+        &self,
+        bucket: &str,
+        window_start: i64,
+        amount: i64,
+    ) -> Result<i64, DbError>;
     /// Drops buckets of windows older than `window_start`.
     async fn prune_rate_limits(&self, window_start: i64) -> Result<(), DbError>;
 }

@@ -126,8 +126,13 @@ impl Store for ThisStore {
         stats::set_star(&self.0, skill_id, user_id, starred, now).await
     }
 
-    async fn hit_rate_limit(&self, bucket: &str, window_start: i64) -> Result<i64, DbError> {
-        limits::hit_rate_limit(&self.0, bucket, window_start).await
+    async fn hit_rate_limit(
+        &self,
+        bucket: &str,
+        window_start: i64,
+        amount: i64,
+    ) -> Result<i64, DbError> {
+        limits::hit_rate_limit(&self.0, bucket, window_start, amount).await
     }
     async fn prune_rate_limits(&self, window_start: i64) -> Result<(), DbError> {
         limits::prune_rate_limits(&self.0, window_start).await
