@@ -1140,6 +1140,21 @@ mod tests {
     }
 
     #[test]
+    fn a_full_cache_drops_an_eighth_not_everything() {
+        let cache = ResponseCache::new(true);
+        let stamp = cache.generation();
+        for index in 0..=RESPONSE_CACHE_ENTRIES {
+            cache.put(format!("/search?q={index}"), stamp, body("x"));
+        }
+        let entries = cache.entries.lock().expect("lock");
+        assert_eq!(entries.bodies.len(), RESPONSE_CACHE_ENTRIES / 8 * 7 + 1);
+        assert_eq!(entries.bytes, entries.bodies.len());
+        drop(entries);
+        let last = format!("/search?q={RESPONSE_CACHE_ENTRIES}");
+        assert_eq!(cache.get(&last), Some(body("x")), "the new body is kept");
+    }
+
+    #[test]
     fn a_disabled_cache_keeps_nothing() {
         let cache = ResponseCache::new(false);
         cache.put_scoped("/skills/a".into(), 0, Scope::Skill(1), body("a"));
