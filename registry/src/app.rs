@@ -94,7 +94,10 @@ impl AppState {
                 store.clone(),
             ),
         };
-        let responses = Arc::new(ResponseCache::new(store.backend() == Backend::Sqlite));
+        let responses = Arc::new(match store.backend() {
+            Backend::Sqlite => ResponseCache::new(true),
+            Backend::Postgres => ResponseCache::followed(),
+        });
         let search = Arc::new(
             crate::search::SearchIndex::new().expect("an empty in-memory search index opens"),
         );
@@ -102,6 +105,7 @@ impl AppState {
         // (always under `serve`); without one, searches still catch up when it is stale.
         if tokio::runtime::Handle::try_current().is_ok() {
             crate::search::SearchIndex::follow(&search, Arc::downgrade(&store));
+            crate::cache::follow_skill_changes(responses.clone(), Arc::downgrade(&store));
         }
         let store: Arc<dyn Store> =
             Arc::new(CachingStore::new(store, responses.clone()).with_search(search));

@@ -144,7 +144,7 @@ impl Store for CachingStore {
         let Some(index) = &self.search else {
             return self.inner.search_skills(query).await;
         };
-        if !self.responses.enabled {
+        if !self.responses.keeps_rows() {
             return index.search(self.inner.as_ref(), query).await;
         }
         // Read before any row is: a row read while a write lands is kept under an older
@@ -185,6 +185,9 @@ impl Store for CachingStore {
                 })
             })
             .collect())
+    }
+    async fn skill_changes(&self) -> Result<Option<crate::db::SkillChanges>, DbError> {
+        self.inner.skill_changes().await
     }
     async fn list_versions(
         &self,
@@ -314,6 +317,49 @@ impl ZipCache {
     }
 }
 
+/// Listens to the skill changes other instances announce (PostgreSQL) for as long as
+/// `store` lives, dropping the rows `responses` keeps for the changed skills. While the
+/// listening connection is down, no row is kept; it reconnects every second.
+pub fn follow_skill_changes(responses: Arc<ResponseCache>, store: std::sync::Weak<dyn Store>) {
+    tokio::spawn(async move {
+        loop {
+            let Some(live) = store.upgrade() else {
+                return;
+            };
+            let listening = live.skill_changes().await;
+            drop(live);
+            match listening {
+                // One writer: nothing to follow.
+                Ok(None) => return,
+                Ok(Some(mut changes)) => {
+                    responses.hear_changes(true);
+                    loop {
+                        match changes.next().await {
+                            Ok(Some(crate::db::SkillChange::Skill(id))) => {
+                                responses.invalidate_skill(id);
+                            }
+                            Ok(Some(crate::db::SkillChange::Everything)) => responses.invalidate(),
+                            Ok(None) => break,
+                            Err(error) => {
+                                tracing::warn!(error = %error, "skill changes: listening failed");
+                                break;
+                            }
+                        }
+                        if store.strong_count() == 0 {
+                            return;
+                        }
+                    }
+                    responses.hear_changes(false);
+                }
+                Err(error) => {
+                    tracing::warn!(error = %error, "skill changes: cannot listen");
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+    });
+}
+
 /// Most entries kept in the [`ResponseCache`] before it starts over.
 const RESPONSE_CACHE_ENTRIES: usize = 50_000;
 /// Most body bytes kept in the [`ResponseCache`] before it starts over.
@@ -347,12 +393,30 @@ pub enum Scope {
 #[derive(Debug)]
 pub struct ResponseCache {
     enabled: bool,
+    /// Whether the rows behind search hits are kept (see [`Rows`]).
+    rows: Rows,
     stamp: std::sync::atomic::AtomicU64,
     entries: Mutex<CachedResponses>,
     /// One lock per key being computed, so concurrent misses wait for one computation
     /// instead of all hitting the database at once.
     in_flight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
+
+/// When the rows behind search hits may be kept between searches.
+#[derive(Debug)]
+enum Rows {
+    /// Never.
+    Off,
+    /// Always: this process is the only writer and invalidates them itself (SQLite).
+    Exact,
+    /// While this process hears every other instance's skill changes (PostgreSQL's
+    /// announcements, [`follow_skill_changes`]), and for at most [`FOLLOWED_ROW_AGE`]:
+    /// a connection that stalls without closing cannot keep a row longer than that.
+    Followed(std::sync::atomic::AtomicBool),
+}
+
+/// How long a row kept under [`Rows::Followed`] is used.
+const FOLLOWED_ROW_AGE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A download request already resolved to its skill, file name and archive.
 #[derive(Debug, Clone)]
@@ -377,7 +441,7 @@ struct CachedResponses {
     downloads: HashMap<String, ResolvedDownload>,
     /// Rows of search hits with the stamp they were read at (scope: their skill); `None`
     /// for a hit whose skill was not listed then.
-    search_rows: FxHashMap<i64, (u64, Option<Arc<SkillRow>>)>,
+    search_rows: FxHashMap<i64, (u64, std::time::Instant, Option<Arc<SkillRow>>)>,
     /// Stamp of the last invalidation of everything.
     everything: u64,
     /// Stamp of the last write to any skill: lists and searches are stale from it on.
@@ -423,10 +487,22 @@ impl CachedResponses {
 }
 
 impl ResponseCache {
-    /// A cache that is on or off.
+    /// A cache that is on or off (the rows behind search hits too).
     pub fn new(enabled: bool) -> Self {
+        let rows = if enabled { Rows::Exact } else { Rows::Off };
+        Self::with_rows(enabled, rows)
+    }
+
+    /// A cache whose bodies are off, as other instances write to the same database, and
+    /// whose search rows are kept while [`follow_skill_changes`] hears their changes.
+    pub fn followed() -> Self {
+        Self::with_rows(false, Rows::Followed(false.into()))
+    }
+
+    fn with_rows(enabled: bool, rows: Rows) -> Self {
         Self {
             enabled,
+            rows,
             stamp: std::sync::atomic::AtomicU64::new(0),
             entries: Mutex::new(CachedResponses::default()),
             in_flight: Mutex::new(HashMap::new()),
@@ -531,12 +607,16 @@ impl ResponseCache {
         let mut found = FxHashMap::default();
         let mut missing = Vec::new();
         let entries = match self.entries.lock() {
-            Ok(entries) if self.enabled => entries,
+            Ok(entries) if self.keeps_rows() => entries,
             _ => return (found, ids.to_vec()),
         };
+        let aged = matches!(self.rows, Rows::Followed(_));
         for id in ids {
             match entries.search_rows.get(id) {
-                Some((stamp, row)) if entries.fresh(*stamp, Scope::Skill(*id)) => {
+                Some((stamp, read_at, row))
+                    if entries.fresh(*stamp, Scope::Skill(*id))
+                        && !(aged && read_at.elapsed() >= FOLLOWED_ROW_AGE) =>
+                {
                     found.insert(*id, row.clone());
                 }
                 _ => missing.push(*id),
@@ -545,20 +625,50 @@ impl ResponseCache {
         (found, missing)
     }
 
+    /// Whether the rows behind search hits may be kept and used now.
+    pub fn keeps_rows(&self) -> bool {
+        match &self.rows {
+            Rows::Off => false,
+            Rows::Exact => true,
+            Rows::Followed(heard) => heard.load(std::sync::atomic::Ordering::Acquire),
+        }
+    }
+
+    /// Whether writes need stamping: something is kept that they can make stale.
+    fn keeps_anything(&self) -> bool {
+        self.enabled || !matches!(self.rows, Rows::Off)
+    }
+
     /// Remembers rows of search hits read at stamp `generation`; a row whose skill was
     /// written to while it was read is dropped.
     pub fn put_search_rows(&self, generation: u64, rows: Vec<(i64, Option<Arc<SkillRow>>)>) {
-        if !self.enabled {
+        if !self.keeps_rows() {
             return;
         }
+        let read_at = std::time::Instant::now();
         if let Ok(mut entries) = self.entries.lock() {
             if entries.search_rows.len() + rows.len() > SEARCH_ROWS {
                 entries.search_rows.clear();
             }
             for (id, row) in rows {
                 if entries.fresh(generation, Scope::Skill(id)) {
-                    entries.search_rows.insert(id, (generation, row));
+                    entries.search_rows.insert(id, (generation, read_at, row));
                 }
+            }
+        }
+    }
+
+    /// Marks whether other instances' skill changes are heard (a no-op unless rows are
+    /// [`Rows::Followed`]). Everything kept is dropped either way: rows read while
+    /// nothing was heard may already be stale.
+    fn hear_changes(&self, heard: bool) {
+        if let Rows::Followed(flag) = &self.rows {
+            if heard {
+                self.invalidate();
+                flag.store(true, std::sync::atomic::Ordering::Release);
+            } else {
+                flag.store(false, std::sync::atomic::Ordering::Release);
+                self.invalidate();
             }
         }
     }
@@ -566,7 +676,7 @@ impl ResponseCache {
     /// Forgets everything: called by [`CachingStore`] after each write whose reach is
     /// wider than one skill (renames, merges, owners, packages, moderation).
     pub fn invalidate(&self) {
-        if !self.enabled {
+        if !self.keeps_anything() {
             return;
         }
         if let Ok(mut entries) = self.entries.lock() {
@@ -579,7 +689,7 @@ impl ResponseCache {
     /// Invalidates what a write to one skill can change: its own answers, and every list
     /// and search. Other skills' answers stay.
     pub fn invalidate_skill(&self, skill_id: i64) {
-        if !self.enabled {
+        if !self.keeps_anything() {
             return;
         }
         if let Ok(mut entries) = self.entries.lock() {

@@ -82,8 +82,13 @@ impl Instance {
 }
 
 fn create_token(database: &str, handle: &str) -> String {
+    create_token_with(database, handle, &[])
+}
+
+fn create_token_with(database: &str, handle: &str, extra: &[&str]) -> String {
     let output = Command::new(BINARY)
         .args(["token", "create", "--user", handle, "--database", database])
+        .args(extra)
         .output()
         .expect("registry token create");
     assert!(
@@ -256,6 +261,47 @@ async fn two_instances_on_one_postgres_serve_one_registry() {
     sorted.sort();
     expected.sort_unstable();
     assert_eq!(sorted, expected, "pages across instances: {seen:?}");
+
+    // A skill hidden through one instance leaves the other's search at once: the rows
+    // behind its hits are kept for up to a second, and dropped when PostgreSQL announces
+    // the change (migration 0100). Every query differs, so no answer is reused.
+    let search = |instance: &Instance, query: String| {
+        let url = instance.url(&format!("/api/v1/search?q={query}"));
+        let request = client.get(url);
+        async move {
+            let body = json(request.send().await.expect("search")).await;
+            body["results"]
+                .as_array()
+                .expect("results")
+                .iter()
+                .any(|hit| hit["slug"] == "shared-skill")
+        }
+    };
+    let moderator = create_token_with(&database, "mod", &["--role", "moderator"]);
+    assert!(
+        search(&first, "shared".into()).await,
+        "found before the hide"
+    );
+    let hidden = client
+        .post(second.url("/api/v1/skills/shared-skill/hide"))
+        .bearer_auth(&moderator)
+        .json(&serde_json::json!({"reason": "review"}))
+        .send()
+        .await
+        .expect("hide");
+    assert_eq!(hidden.status(), 200);
+    let hidden_at = Instant::now();
+    for attempt in 0.. {
+        if !search(&first, format!("shared%20n{attempt}")).await {
+            break;
+        }
+        assert!(
+            hidden_at.elapsed() < Duration::from_millis(400),
+            "a hidden skill still in the other instance's search after {:?}",
+            hidden_at.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 
     // Revocation: both instances accept the token, it is revoked, both refuse it next.
     for instance in [&first, &second] {

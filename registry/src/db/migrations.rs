@@ -46,6 +46,7 @@ migrations!(
     "0070_blobs.sql",
     "0080_skill_hidden_reason.sql",
     "0090_package_release_withdrawn.sql",
+    "0100_skill_change_notices.sql",
 );
 
 /// The migrator of one backend's files.

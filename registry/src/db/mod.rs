@@ -12,6 +12,7 @@
 
 pub mod audit_store;
 pub mod blob_store;
+pub mod changes;
 pub mod lifecycle_store;
 pub mod migrations;
 pub mod models;
@@ -30,6 +31,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
+pub use changes::{SkillChange, SkillChanges};
 pub use models::*;
 
 use crate::config::DatabaseUrl;
@@ -98,6 +100,9 @@ pub trait Store:
     async fn list_skills(&self, query: &ListQuery) -> Result<Vec<SkillRow>, DbError>;
     /// Search candidates with their text relevance.
     async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError>;
+    /// Skill changes committed by any process on this database, announced as they commit
+    /// (PostgreSQL); `None` where this process is the only writer (SQLite).
+    async fn skill_changes(&self) -> Result<Option<SkillChanges>, DbError>;
 
     /// Versions of a skill, newest first, after `(created_at, id)`; up to `limit + 1` rows.
     async fn list_versions(

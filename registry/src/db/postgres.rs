@@ -150,6 +150,11 @@ async fn refresh_search(
 }
 
 /// Full-text search candidates (`tsvector` with `ts_rank_cd`) with their text relevance.
+/// Other instances write to this database too: follow the skill changes they announce.
+async fn skill_changes(pool: &PgPool) -> Result<Option<crate::db::SkillChanges>, DbError> {
+    crate::db::SkillChanges::listen(pool).await.map(Some)
+}
+
 async fn search_skills(pool: &PgPool, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
     if query.terms.is_empty() {
         return Ok(Vec::new());

@@ -175,6 +175,12 @@ async fn refresh_search(
 }
 
 /// Full-text search candidates (FTS5 with bm25) with their text relevance.
+/// This process is the only writer: there are no changes of others to follow.
+#[allow(clippy::unused_async, reason = "the PostgreSQL twin listens")]
+async fn skill_changes(_pool: &SqlitePool) -> Result<Option<crate::db::SkillChanges>, DbError> {
+    Ok(None)
+}
+
 async fn search_skills(pool: &SqlitePool, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
     if query.terms.is_empty() {
         return Ok(Vec::new());

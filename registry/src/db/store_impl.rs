@@ -6,7 +6,9 @@
 
 use async_trait::async_trait;
 
-use super::{BACKEND, ThisStore, limits, search_skills, skills, stats, uploads, users};
+use super::{
+    BACKEND, ThisStore, limits, search_skills, skill_changes, skills, stats, uploads, users,
+};
 use crate::db::{
     Backend, ListQuery, NewUploadTicket, NewVersion, PublishOutcome, Role, SearchQuery, SearchRow,
     SkillDetailRow, SkillRow, Store, TokenRecord, UploadTicket, User, VersionRow,
@@ -67,6 +69,9 @@ impl Store for ThisStore {
     }
     async fn search_skills(&self, query: &SearchQuery) -> Result<Vec<SearchRow>, DbError> {
         search_skills(&self.0, query).await
+    }
+    async fn skill_changes(&self) -> Result<Option<crate::db::SkillChanges>, DbError> {
+        skill_changes(&self.0).await
     }
     async fn list_versions(
         &self,

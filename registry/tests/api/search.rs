@@ -262,3 +262,61 @@ async fn searches_wait_for_a_catch_up_under_way(backend: Backend) {
         assert_eq!(slugs, ["ibis-tracker"]);
     }
 }
+
+/// Two server states on one PostgreSQL database stand for two instances: a download
+/// counted by one shows in the other's search at once, because PostgreSQL announces the
+/// skill's change (migration 0100) and the other drops the row it kept. Without the
+/// announcement the kept row would be shown for up to a second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_instances_change_reaches_kept_search_rows_at_once() {
+    let app = TestApp::spawn(Backend::Postgres).await;
+    let token = app.token("alice").await;
+    let md = skill_md("Egret Log", "Logs egret sightings", "Marsh notes.");
+    publish(&app, &token, "egret-log", "Egret Log", &md).await;
+
+    let config = app.state.config.clone();
+    let store = registry::db::connect(&config.database_url, 2)
+        .await
+        .expect("database");
+    let storage = registry::db::pg_blobs::PgBlobStorage::connect(config.database_url.expose(), 1)
+        .await
+        .expect("blob storage");
+    let other = registry::app::AppState::from_parts(config, store, std::sync::Arc::new(storage));
+    let started = std::time::Instant::now();
+    while !other.responses.keeps_rows() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "the other state never listened"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let query = registry::db::SearchQuery {
+        terms: vec!["egret".into()],
+        limit: 10,
+        highlighted_only: false,
+        non_suspicious_only: false,
+        valid_prompt_sets_only: false,
+    };
+    let downloads = || async {
+        let hits = other.store.search_skills(&query).await.expect("search");
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        hits[0].skill.downloads
+    };
+    assert_eq!(downloads().await, 0);
+
+    let response = app
+        .get("/api/v1/download?slug=egret-log")
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(response.status(), 200);
+    app.flush_downloads().await;
+    let counted = std::time::Instant::now();
+    while downloads().await != 1 {
+        assert!(
+            counted.elapsed() < std::time::Duration::from_millis(500),
+            "the other instance kept the old row"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
