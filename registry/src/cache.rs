@@ -41,6 +41,7 @@ impl CachingStore {
 
     /// Answers searches from `index` and marks it stale after every write.
     pub fn with_search(mut self, index: Arc<crate::search::SearchIndex>) -> Self {
+        index.drop_rows_in(self.responses.clone());
         self.search = Some(index);
         self
     }
@@ -415,8 +416,11 @@ enum Rows {
     Followed(std::sync::atomic::AtomicBool),
 }
 
-/// How long a row kept under [`Rows::Followed`] is used.
-const FOLLOWED_ROW_AGE: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long a row kept under [`Rows::Followed`] is used. A safety net only: announced
+/// changes drop rows at once, and the search index drops the row of every skill whose
+/// change stamp moved when it catches up (every 0.5 s). What is left for this bound is a
+/// lost announcement of a change that keeps the stamp (a counted download).
+const FOLLOWED_ROW_AGE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A download request already resolved to its skill, file name and archive.
 #[derive(Debug, Clone)]

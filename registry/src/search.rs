@@ -94,6 +94,8 @@ pub struct SearchIndex {
     live: tokio::sync::Mutex<Live>,
     /// Counts writes through the caching store (`mark_stale`).
     marks: AtomicU64,
+    /// The cache of hit rows to drop a row from when its skill is re-indexed.
+    responses: std::sync::OnceLock<Arc<crate::cache::ResponseCache>>,
     /// The count of marks the index has caught up with: a search that finds it behind
     /// the marks catches up (or waits for the catch-up under way) before it answers.
     synced: AtomicU64,
@@ -159,8 +161,14 @@ impl SearchIndex {
             }),
             // Behind from the start: the first search waits for the first build.
             marks: AtomicU64::new(1),
+            responses: std::sync::OnceLock::new(),
             synced: AtomicU64::new(0),
         })
+    }
+
+    /// Drops the kept row of every skill this index re-indexes after its first build.
+    pub fn drop_rows_in(&self, responses: Arc<crate::cache::ResponseCache>) {
+        let _ = self.responses.set(responses);
     }
 
     /// Marks the index behind the database: the next search catches up first.
@@ -223,6 +231,11 @@ impl SearchIndex {
                 }
                 changed = true;
                 self.apply(&mut live, &document)?;
+                // A second line behind PostgreSQL's announcements: whatever changed a
+                // skill's stamp also drops its kept row, even if the announcement was lost.
+                if !first_build && let Some(responses) = self.responses.get() {
+                    responses.invalidate_skill(document.id);
+                }
             }
             if after > live.watermark {
                 live.watermark = after;
