@@ -215,10 +215,12 @@ async fn home_page(state: &AppState, params: &Params, base: &str) -> AppResult<R
             .take(PAGE_SIZE as usize)
             .map(|(_, row)| skill_card(row))
             .collect();
+        // More matches than one page: say these are the best, not how many there are.
+        let more = scored.len() > skills.len();
         return Ok(render::page(
             StatusCode::OK,
             "home.html",
-            json!({ "site": site(base), "query": query, "skills": skills, "sorts": sorts }),
+            json!({ "site": site(base), "query": query, "skills": skills, "sorts": sorts, "more": more }),
         ));
     }
     let canonical_key = SORTS

@@ -179,6 +179,7 @@ both_backends!(
     pages_show_skills_escaped,
     unknown_and_hidden_are_404_pages,
     package_pages_show_only_public_packages_escaped,
+    search_page_says_whether_it_shows_every_match,
 );
 
 /// Publishes a package from loose files (as `clawhub package publish` does for a bundle).
@@ -356,4 +357,25 @@ async fn package_pages_show_only_public_packages_escaped(backend: Backend) {
         assert!(html.contains("Not found"), "{path}");
         assert!(!html.contains("Secret Bundle") && !html.contains("Gone Bundle"));
     }
+}
+
+/// The search page counts its matches when they fit on it, and says it shows the best ones
+/// when there are more.
+async fn search_page_says_whether_it_shows_every_match(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.token("alice").await;
+    for index in 0..25 {
+        let slug = format!("kestrel-{index}");
+        let md = format!("---\nname: {slug}\ndescription: Kestrel notes, entry{index}\n---\n# K\n");
+        let response = app
+            .publish(&token, &slug, "1.0.0", &[("SKILL.md", md.as_bytes())])
+            .await;
+        assert_eq!(response.status(), 200);
+    }
+    let (status, _, html) = page(&app, "/?q=entry3").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("1 skill found."), "{html}");
+    let (_, _, html) = page(&app, "/?q=kestrel").await;
+    assert!(html.contains("The 24 best matches."), "{html}");
+    assert!(!html.contains("found."), "{html}");
 }
