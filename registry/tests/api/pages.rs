@@ -375,6 +375,19 @@ async fn search_page_says_whether_it_shows_every_match(backend: Backend) {
     let (status, _, html) = page(&app, "/?q=entry3").await;
     assert_eq!(status, 200);
     assert!(html.contains("1 skill found."), "{html}");
+    assert!(
+        html.contains("<span>0 downloads</span><span>0 stars</span>"),
+        "{html}"
+    );
+    let response = app
+        .get("/api/v1/download?slug=kestrel-3")
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(response.status(), 200);
+    app.flush_downloads().await;
+    let (_, _, html) = page(&app, "/?q=entry3%20kestrel").await;
+    assert!(html.contains("<span>1 download</span>"), "{html}");
     let (_, _, html) = page(&app, "/?q=kestrel").await;
     assert!(html.contains("The 24 best matches."), "{html}");
     assert!(!html.contains("found."), "{html}");
