@@ -403,6 +403,9 @@ pub struct ResponseCache {
     in_flight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
+/// Kept rows of search hits by skill id; `None`: the skill was not listed.
+pub type KeptRows = FxHashMap<i64, Option<Arc<SkillRow>>>;
+
 /// When the rows behind search hits may be kept between searches.
 #[derive(Debug)]
 enum Rows {
@@ -606,8 +609,7 @@ impl ResponseCache {
 
     /// The rows of search hits `ids` that no write to their skill has invalidated (a
     /// `None` row: not listed), and the ids to read from the database.
-    #[allow(clippy::type_complexity)]
-    pub fn search_rows(&self, ids: &[i64]) -> (FxHashMap<i64, Option<Arc<SkillRow>>>, Vec<i64>) {
+    pub fn search_rows(&self, ids: &[i64]) -> (KeptRows, Vec<i64>) {
         let mut found = FxHashMap::default();
         let mut missing = Vec::new();
         let entries = match self.entries.lock() {
