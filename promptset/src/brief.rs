@@ -187,6 +187,43 @@ pub struct Competitor {
     /// Anything worth knowing about it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// What kind of business it is next to the client, which decides what it can be
+    /// compared on: a `brand` offers what the client offers, a `retailer` sells other
+    /// brands' products. When absent it is read from `notes` and the name (`UK running
+    /// retail chain` → retailer, `BarkBox` → subscription), else `brand`, and
+    /// `key_inferences` says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CompetitorKind>,
+}
+
+/// What kind of business a competitor is, next to the client: prompts compare a brand
+/// on its products, a retailer on range, prices and service, a subscription on value.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompetitorKind {
+    /// Offers what the client offers, under its own name (a maker, a software vendor, a
+    /// firm, a publisher, a platform like the client's).
+    Brand,
+    /// A shop or chain that sells many brands' products, the client's kind among them.
+    Retailer,
+    /// A marketplace where many sellers list such products.
+    Marketplace,
+    /// A subscription or box that bundles such products.
+    Subscription,
+}
+
+impl CompetitorKind {
+    /// The kebab-case name, as in a brief.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompetitorKind::Brand => "brand",
+            CompetitorKind::Retailer => "retailer",
+            CompetitorKind::Marketplace => "marketplace",
+            CompetitorKind::Subscription => "subscription",
+        }
+    }
 }
 
 /// How the business makes money.

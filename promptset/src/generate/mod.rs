@@ -387,7 +387,13 @@ impl Generator {
         let set_families: HashSet<&str> = taken.iter().map(|t| t.family.as_str()).collect();
         let mut fallback: Option<(Repeat, Filled)> = None;
         for attempt in 0..4 {
-            let values = fill.values(slot, attempt, offsets);
+            let mut values = fill.values(slot, attempt, offsets);
+            if attempt == 0
+                && layer == Layer::NonBrandDiscovery
+                && let Some(noun) = fill.keyword_noun(slot, taken)
+            {
+                values.product = noun;
+            }
             let context = values.context(fill);
             let mut pools: Vec<Vec<Variant>> = Vec::new();
             // Questions about the topic come before those about the whole offering: a
@@ -718,6 +724,36 @@ fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
 }
 
 impl FillContext<'_> {
+    /// A narrower kind of the topic's product from its priority keywords for this
+    /// discovery slot, if the topic has one it has not asked about yet: every third
+    /// slot from the second, so the topic still speaks mostly of its own line.
+    fn keyword_noun(&self, slot: usize, taken: &[Filled]) -> Option<phrasing::Noun> {
+        if self.language != "en" || slot % 3 != 1 {
+            return None;
+        }
+        self.topic
+            .keyword_nouns
+            .iter()
+            .find(|noun| {
+                let bare = noun.bare.to_lowercase();
+                !taken
+                    .iter()
+                    .any(|t| t.topic == self.topic_index && t.text.to_lowercase().contains(&bare))
+            })
+            .cloned()
+    }
+
+    /// What the brief's competitor `name` is; a name the brief does not list (a generic
+    /// rival) is taken as a brand.
+    fn rival_kind(&self, name: &str) -> crate::brief::CompetitorKind {
+        self.brief
+            .competitors
+            .iter()
+            .position(|c| c.name.trim().eq_ignore_ascii_case(name.trim()))
+            .and_then(|i| self.plan.lexicon.rival_kinds.get(i).copied())
+            .unwrap_or(crate::brief::CompetitorKind::Brand)
+    }
+
     /// What a prompt of this topic names when it is about the topic, lowercased: the
     /// topic's own subject, product line, rival, audience, market or channel;
     /// `None` for a topic about the whole offering, where every question fits.
@@ -929,6 +965,12 @@ impl SlotValues {
             }
         };
         let (verb, verb_ing) = phrasing::marketplace_verb(product);
+        // A marketplace line sold to the side that lists (`Host listings`).
+        let supply_line = model == crate::brief::BusinessModel::Marketplace
+            && self
+                .product_line
+                .as_deref()
+                .is_some_and(phrasing::is_supply_line);
         // The kind of company the brand and its rivals are (`online accountants`,
         // `home service platforms`), and who delivers this product: the product itself
         // when it names people, else the marketplace's listed providers, else the rivals.
@@ -937,11 +979,16 @@ impl SlotValues {
             crate::brief::BusinessModel::Ecommerce | crate::brief::BusinessModel::Manufacturer => {
                 topics::provider_noun(product, model, fill.keep)
             }
-            // A marketplace competes for what is booked through it.
-            crate::brief::BusinessModel::Marketplace => phrasing::Noun::parse(
-                &format!("platforms for {verb_ing} {}", product.bare),
-                fill.keep,
-            ),
+            // A marketplace competes for what is booked through it, also on a line sold
+            // to its hosts (`platforms for booking boutique hotel stays`, not `… hosts`).
+            crate::brief::BusinessModel::Marketplace => {
+                let booked = if supply_line { offer } else { product };
+                let (_, verb_ing) = phrasing::marketplace_verb(booked);
+                phrasing::Noun::parse(
+                    &format!("platforms for {verb_ing} {}", booked.bare),
+                    fill.keep,
+                )
+            }
             // A topic about one product line speaks of those who provide that line
             // (`contract engineering staffing providers`), not of the whole offering.
             // Content sites compete as sites whatever the format (`personal finance
@@ -1071,6 +1118,21 @@ impl SlotValues {
             regulated => phrasing::is_regulated_profession(&providers.bare),
             // Devices judged by ratings rather than materials (inverters, batteries).
             electronic => phrasing::is_electronic(&product.bare),
+            // Machines and plant, bought as projects (installation, downtime, service).
+            machine => phrasing::is_machine(&product.bare)
+                || phrasing::is_machine(&offer.bare)
+                || phrasing::is_machine(&fill.plan.category),
+            // Clothing and shoes: sizing, fit and care.
+            wearable => phrasing::is_wearable(&product.bare) || phrasing::is_wearable(&topic_text),
+            // Goods for pets: ingredients, vets, sensitive stomachs.
+            pet => phrasing::is_for_pets(&product.bare)
+                || phrasing::is_for_pets(&offer.bare)
+                || phrasing::is_for_pets(&fill.plan.category),
+            // The topic is one of the brief's product lines by name, as against a
+            // narrower priority topic (`Non-iron dress shirts` beside `Mens dress shirts`).
+            topic_is_line => fill.brief.core_product_lines.iter().any(|line| {
+                line.name.trim().eq_ignore_ascii_case(fill.topic.name.trim())
+            }),
             provider => &providers.modifier,
             provider_one => providers.one.as_deref().unwrap_or_default(),
             verb => verb,
@@ -1080,6 +1142,7 @@ impl SlotValues {
             customer => &self.audience,
             aud => &self.audience,
             supply => supply,
+            supply_line => supply_line,
             market => &self.market,
             place => &place.name,
             // `families in Melbourne in Australia` says the place twice, and `on Amazon
@@ -1103,12 +1166,22 @@ impl SlotValues {
                     format!("{c}'s")
                 }
             }),
-            // A second named rival for a head-to-head question between two rivals.
+            // What the slot's rival is (`brand`, `retailer`, `marketplace`,
+            // `subscription`): only a brand is asked about products it makes.
+            c_kind => self.competitor.as_deref().map_or("brand", |c| fill.rival_kind(c).as_str()),
+            // A second named rival of the same kind for a head-to-head question: a
+            // treat maker against a subscription box compares nothing.
             rival2 => self.competitor.as_deref().and_then(|c| {
                 let at = fill.competitors.iter().position(|n| n.eq_ignore_ascii_case(c))?;
                 (1..fill.competitors.len())
                     .map(|step| fill.competitors[(at + step) % fill.competitors.len()])
-                    .find(|n| !n.eq_ignore_ascii_case(c) && n.chars().next().is_some_and(char::is_uppercase))
+                    .find(|n| {
+                        !n.eq_ignore_ascii_case(c)
+                            // `Is Krones or Syntegon the better alternative to Syntegon?`
+                            && fill.topic.rival.as_deref().is_none_or(|r| !n.eq_ignore_ascii_case(r))
+                            && n.chars().next().is_some_and(char::is_uppercase)
+                            && fill.rival_kind(n) == fill.rival_kind(c)
+                    })
             }),
             channel => channel,
             channel_kind => channel_kind,

@@ -8,7 +8,7 @@
 //! shows` a place to see products rather than to buy them, and `men aged 25-45 who buy
 //! clothing on Amazon` the audience `men`.
 
-use crate::brief::{BusinessModel, ChannelKind};
+use crate::brief::{BusinessModel, ChannelKind, CompetitorKind};
 
 /// Nouns that take no plural (`payroll software is`), as the last word of a phrase.
 const MASS: &[&str] = &[
@@ -367,6 +367,54 @@ pub fn place(market: &str) -> Place {
     }
 }
 
+/// What kind of business a competitor is, read from its notes and name: `UK running
+/// retail chain` is a retailer, `BarkBox` a subscription. Only sellers of goods have
+/// such rivals: a gym chain beside a gym, or Dropbox beside a software vendor, is a rival
+/// of the same kind (`brand`), as is anything the words do not place.
+pub fn competitor_kind(name: &str, notes: Option<&str>, model: BusinessModel) -> CompetitorKind {
+    if !matches!(
+        model,
+        BusinessModel::Ecommerce | BusinessModel::Manufacturer
+    ) {
+        return CompetitorKind::Brand;
+    }
+    let notes = notes.unwrap_or_default().to_lowercase();
+    let name = name.trim().to_lowercase();
+    let said = |words: &[&str]| {
+        words.iter().any(|w| {
+            notes
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|token| token == *w)
+        })
+    };
+    let squashed: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+    if said(&["subscription", "subscriptions", "box", "boxes"])
+        || ["box", "crate", "club"]
+            .iter()
+            .any(|end| squashed.ends_with(end))
+    {
+        CompetitorKind::Subscription
+    } else if said(&["marketplace", "marketplaces"]) {
+        CompetitorKind::Marketplace
+    } else if said(&[
+        "retail",
+        "retailer",
+        "retailers",
+        "shop",
+        "shops",
+        "store",
+        "stores",
+        "chain",
+        "stockist",
+        "supermarket",
+        "outlet",
+    ]) {
+        CompetitorKind::Retailer
+    } else {
+        CompetitorKind::Brand
+    }
+}
+
 /// What a priority channel is, guessed from its name when the brief does not say.
 pub fn channel_kind(name: &str) -> ChannelKind {
     let lower = name.trim().to_lowercase();
@@ -585,6 +633,10 @@ pub fn is_opinion_content(label: &str) -> bool {
 /// labels, gloves, filters), so that warranties, service life and project
 /// specifications do not apply; batches, consistency and certificates do.
 pub fn is_consumable(label: &str) -> bool {
+    // `packaging machinery` is capital equipment, not packaging.
+    if is_machine(label) {
+        return false;
+    }
     let lower = label.to_lowercase();
     [
         "packaging",
@@ -615,6 +667,90 @@ pub fn is_consumable(label: &str) -> bool {
         lower
             .split(|c: char| !c.is_alphanumeric() && c != '-')
             .any(|word| word.starts_with(w))
+    })
+}
+
+/// The words of `label`, lower-cased.
+fn words_of(label: &str) -> impl Iterator<Item = String> + '_ {
+    label
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// Whether goods of this name are machines or plant (`packaging machines`, `case
+/// packers`, `industrial robots`): bought as projects with installation, downtime,
+/// changeovers and service contracts, never by the unit at volume.
+pub fn is_machine(label: &str) -> bool {
+    words_of(label).any(|w| {
+        w.starts_with("machin")
+            || matches!(
+                w.as_str(),
+                "equipment"
+                    | "packer"
+                    | "packers"
+                    | "palletiser"
+                    | "palletisers"
+                    | "palletizer"
+                    | "palletizers"
+                    | "robot"
+                    | "robots"
+            )
+    })
+}
+
+/// Whether goods of this name are worn (shirts, shoes, base layers, hydration vests):
+/// bought with sizing, fit and care in mind.
+pub fn is_wearable(label: &str) -> bool {
+    const WORN: &[&str] = &[
+        "shirt",
+        "shoe",
+        "chino",
+        "trouser",
+        "jacket",
+        "boot",
+        "dress",
+        "jean",
+        "sock",
+        "legging",
+        "layer",
+        "hoodie",
+        "jumper",
+        "sweater",
+        "shorts",
+        "coat",
+        "vest",
+        "trainer",
+        "sneaker",
+        "hat",
+        "cap",
+        "scarf",
+        "skirt",
+        "blouse",
+        "suit",
+        "bra",
+        "underwear",
+        "swimwear",
+        "activewear",
+        "sportswear",
+        "clothing",
+        "apparel",
+        "footwear",
+        "tights",
+    ];
+    let lower = label.to_lowercase();
+    !lower.contains("address")
+        && words_of(label)
+            .any(|w| WORN.contains(&w.as_str()) || WORN.contains(&singular(&w).as_str()))
+}
+
+/// Whether the goods are for pets (dog treats, cat food, puppy toys).
+pub fn is_for_pets(label: &str) -> bool {
+    words_of(label).any(|w| {
+        matches!(
+            singular(&w).as_str(),
+            "dog" | "cat" | "pet" | "puppy" | "kitten" | "dog'" | "cat'"
+        )
     })
 }
 
@@ -743,6 +879,30 @@ pub fn is_supply_side(audience: &str, offer: &Noun) -> bool {
     .iter()
     .any(|w| lower.contains(w) && !(*w == "owner" && lower.contains("homeowner")))
         || (!head.is_empty() && lower.contains(&head))
+}
+
+/// Whether a marketplace's product line is sold to the side that lists (`Host
+/// listings`, `Seller tools`), so its prompts speak from the host's or seller's seat.
+pub fn is_supply_line(label: &str) -> bool {
+    words_of(label).any(|w| {
+        matches!(
+            w.as_str(),
+            "host"
+                | "hosts"
+                | "hosting"
+                | "listing"
+                | "listings"
+                | "landlord"
+                | "landlords"
+                | "seller"
+                | "sellers"
+                | "selling"
+                | "vendor"
+                | "vendors"
+                | "merchant"
+                | "merchants"
+        )
+    })
 }
 
 /// How a customer gets what a marketplace lists: `book` stays and repairs, `hire` people.
@@ -875,6 +1035,59 @@ pub fn fallback_offer(model: BusinessModel, brand: &str) -> (String, Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn competitors_are_typed_from_notes_and_names() {
+        use BusinessModel::{Ecommerce, Manufacturer, Saas, Services};
+        let kind = |name, notes, model| competitor_kind(name, notes, model);
+        assert_eq!(
+            kind("Runners Need", Some("UK running retail chain"), Ecommerce),
+            CompetitorKind::Retailer
+        );
+        assert_eq!(
+            kind("BarkBox", None, Ecommerce),
+            CompetitorKind::Subscription
+        );
+        assert_eq!(
+            kind("Pawsome", Some("monthly treat subscription"), Ecommerce),
+            CompetitorKind::Subscription
+        );
+        assert_eq!(
+            kind(
+                "Grainger",
+                Some("sells on its own marketplace"),
+                Manufacturer
+            ),
+            CompetitorKind::Marketplace
+        );
+        assert_eq!(kind("Zuke's", None, Ecommerce), CompetitorKind::Brand);
+        // Only sellers of goods have such rivals: Dropbox is software, a chain of
+        // accountants is a firm like the client.
+        assert_eq!(kind("Dropbox", None, Saas), CompetitorKind::Brand);
+        assert_eq!(
+            kind("Crunch", Some("national chain of accountants"), Services),
+            CompetitorKind::Brand
+        );
+        // `storefront` is not `store`.
+        assert_eq!(
+            kind("Shopify", Some("storefront builder"), Ecommerce),
+            CompetitorKind::Brand
+        );
+    }
+
+    #[test]
+    fn goods_are_typed_by_what_they_are() {
+        assert!(is_machine("Vertical form fill seal machines"));
+        assert!(is_machine("Case packers"));
+        assert!(!is_consumable("packaging machinery"));
+        assert!(is_consumable("Compostable takeaway containers"));
+        assert!(is_wearable("Merino running base layers"));
+        assert!(is_wearable("mens shirts"));
+        assert!(!is_wearable("Dog birthday cakes"));
+        assert!(is_for_pets("Grain-free dog treats"));
+        assert!(is_supply_line("Host listings"));
+        assert!(!is_supply_line("Vetted freelance developers"));
+    }
 
     #[test]
     fn nouns_know_number_and_modifier() {

@@ -23,7 +23,7 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
         .split_whitespace()
         .nth(1)
         .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase));
-    if has_inner_capital || is_kept || second_capital {
+    if has_inner_capital || is_kept || second_capital || is_proper_word(first_word) {
         return title.to_owned();
     }
     let mut chars = title.chars();
@@ -31,6 +31,45 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// Holidays, months and days keep their capital in running text (`gifts for
+/// Christmas`, not `gifts for christmas`).
+fn is_proper_word(word: &str) -> bool {
+    const PROPER: &[&str] = &[
+        "christmas",
+        "easter",
+        "halloween",
+        "thanksgiving",
+        "hanukkah",
+        "diwali",
+        "ramadan",
+        "eid",
+        "passover",
+        "valentine's",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    let lower = word
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .to_lowercase();
+    word.chars().next().is_some_and(char::is_uppercase) && PROPER.contains(&lower.as_str())
 }
 
 /// Upper-cases the first letter, for topic names built from running text.
@@ -191,6 +230,10 @@ mod tests {
             phrase("Making Tax Digital compliance", &[]),
             "Making Tax Digital compliance"
         );
+        // Holidays and months are names.
+        assert_eq!(phrase("Christmas", &[]), "Christmas");
+        assert_eq!(phrase("December gifting", &[]), "December gifting");
+        assert_eq!(phrase("Summer holidays", &[]), "summer holidays");
     }
 
     #[test]

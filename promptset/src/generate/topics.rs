@@ -7,7 +7,9 @@
 //! channel fit); the map keeps the best N, with a small penalty for repeating a topic
 //! type so that one kind of topic does not crowd out the rest.
 
-use crate::brief::{Brief, BusinessModel, ChannelKind};
+use std::collections::BTreeSet;
+
+use crate::brief::{Brief, BusinessModel, ChannelKind, CompetitorKind};
 use crate::generate::phrasing::{self, Noun};
 use crate::generate::text::{mentions, phrase, title, tokens};
 use crate::model::{Level, TopicSource, TopicType};
@@ -46,6 +48,10 @@ pub struct PlannedTopic {
     /// The topic's own audience when it is none of the brief's (`beginners`): its prompts
     /// speak of it instead of rotating through the brief's audiences.
     pub audience_phrase: Option<String>,
+    /// Kinds of the topic's product named by its priority keywords (`single ingredient
+    /// dog treats` in `Grain-free dog treats`), which some of its discovery prompts ask
+    /// about instead of the line itself (see [`keyword_nouns`]).
+    pub keyword_nouns: Vec<Noun>,
 }
 
 /// The five ranking dimensions, each 0-3.
@@ -124,6 +130,8 @@ pub struct Lexicon {
     pub audiences: Vec<String>,
     /// What each priority channel is, in the brief's order.
     pub channel_kinds: Vec<ChannelKind>,
+    /// What each competitor is, in the brief's order.
+    pub rival_kinds: Vec<CompetitorKind>,
 }
 
 impl Lexicon {
@@ -169,9 +177,35 @@ impl Lexicon {
                 typed.join(", ")
             ));
         }
+        let mut placed = Vec::new();
+        let rival_kinds = brief
+            .competitors
+            .iter()
+            .map(|rival| {
+                if let Some(kind) = rival.kind {
+                    return kind;
+                }
+                let kind = phrasing::competitor_kind(
+                    &rival.name,
+                    rival.notes.as_deref(),
+                    brief.business_model,
+                );
+                if kind != CompetitorKind::Brand {
+                    placed.push(format!("`{}` as {}", rival.name.trim(), kind.as_str()));
+                }
+                kind
+            })
+            .collect();
+        if !placed.is_empty() {
+            inferences.push(format!(
+                "competitors were typed from their notes and names: {}, so they are compared on what such a business offers rather than as makers (set `competitors[].kind` to correct them)",
+                placed.join(", ")
+            ));
+        }
         Lexicon {
             audiences,
             channel_kinds,
+            rival_kinds,
         }
     }
 }
@@ -229,6 +263,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
         .into_iter()
         .enumerate()
         .map(|(index, (candidate, score))| {
+            let keyword_nouns = keyword_nouns(brief, &candidate, &keep);
             let rank = ranks[index];
             let priority = if rank < high {
                 Level::High
@@ -259,6 +294,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
                 channel: candidate.focus.channel,
                 market: candidate.focus.market,
                 rival: candidate.focus.rival,
+                keyword_nouns,
                 subject: candidate.focus.subject,
                 audience_phrase: candidate.focus.audience_phrase,
             }
@@ -271,6 +307,71 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
         inferences,
         lexicon,
     }
+}
+
+/// The priority keywords of a product line's topic that name a narrower kind of the
+/// line's product, as nouns: `single ingredient dog treats` and not `grain free dog
+/// treats` for `Grain-free dog treats`, `API 6D ball valves` for `Stainless steel ball
+/// valves`. The strict readings of issue 8 found the brief's keywords in no prompt; a
+/// client who names them wants to be found for them. Keywords that are queries (`book a
+/// handyman`, `plumber near me`), carry a preposition (`inverter with battery backup`)
+/// or name another thing (`funnel analysis` for `Product analytics`) are left out.
+fn keyword_nouns(brief: &Brief, candidate: &Candidate, keep: &[&str]) -> Vec<Noun> {
+    let [line] = candidate.related.as_slice() else {
+        return Vec::new();
+    };
+    if candidate.topic_type != TopicType::ProductCategory || candidate.keywords.is_empty() {
+        return Vec::new();
+    }
+    let model = brief.business_model;
+    let line_noun = product_noun(line, model, keep);
+    let words_of = |text: &str| -> BTreeSet<String> {
+        text.to_lowercase()
+            .split(|c: char| c.is_whitespace() || c == '-')
+            .filter(|w| !w.is_empty())
+            .map(phrasing::singular)
+            .collect()
+    };
+    let line_words = words_of(&line_noun.modifier);
+    let head = phrasing::singular(&line_noun.head());
+    let mut found: Vec<Noun> = Vec::new();
+    for keyword in &candidate.keywords {
+        let mut text = keyword.trim();
+        for lead in ["best ", "top ", "cheap ", "buy ", "affordable "] {
+            if text.len() > lead.len()
+                && let Some(start) = text.get(..lead.len())
+                && start.eq_ignore_ascii_case(lead)
+            {
+                text = &text[lead.len()..];
+            }
+        }
+        let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+        const NOT_A_NOUN: &[&str] = &[
+            "for", "with", "near", "by", "in", "to", "me", "my", "a", "an", "the", "how", "what",
+            "which", "vs", "versus", "or", "and", "of", "without",
+        ];
+        if !(2..=5).contains(&words.len())
+            || words.iter().any(|w| NOT_A_NOUN.contains(&w.as_str()))
+            || !text
+                .chars()
+                .all(|c| c.is_alphanumeric() || " -'".contains(c))
+        {
+            continue;
+        }
+        let noun = product_noun(text, model, keep);
+        let noun_words = words_of(&noun.modifier);
+        if phrasing::singular(&noun.head()) != head
+            || noun.mass != line_noun.mass
+            || noun_words.is_subset(&line_words)
+            || found
+                .iter()
+                .any(|f| f.bare.eq_ignore_ascii_case(&noun.bare))
+        {
+            continue;
+        }
+        found.push(noun);
+    }
+    found
 }
 
 /// Names that must keep their capitals in running text.
@@ -1275,6 +1376,76 @@ fn chinese_name(name: &str) -> Option<String> {
         return Some(format!("{}的{what}", place.trim()));
     }
     None
+}
+
+#[cfg(test)]
+mod keyword_tests {
+    use super::*;
+
+    fn line_topic(line: &str, keywords: &[&str]) -> Candidate {
+        Candidate {
+            name: line.to_owned(),
+            source: TopicSource::DerivedFromProductLine,
+            topic_type: TopicType::ProductCategory,
+            related: vec![line.to_owned()],
+            keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+            scores: Scores::default(),
+            origin: String::new(),
+            fits_model: false,
+            focus: Focus::default(),
+        }
+    }
+
+    fn brief(model: &str) -> Brief {
+        crate::brief::parse_brief(
+            format!(
+                r#"{{"brand_name": "Acme", "website_url": "https://acme.test", "business_model": "{model}", "target_markets": ["US"], "target_customers": ["teams"]}}"#
+            )
+            .as_bytes(),
+            None,
+        )
+        .expect("a valid brief")
+    }
+
+    #[test]
+    fn keywords_that_name_a_narrower_kind_become_nouns() {
+        let shop = brief("ecommerce");
+        let nouns = |line, keywords: &[&str]| -> Vec<String> {
+            keyword_nouns(&shop, &line_topic(line, keywords), &[])
+                .into_iter()
+                .map(|n| n.bare)
+                .collect()
+        };
+        assert_eq!(
+            nouns(
+                "Grain-free dog treats",
+                &["grain free dog treats", "single ingredient dog treats"]
+            ),
+            ["single ingredient dog treats"]
+        );
+        assert_eq!(
+            nouns(
+                "Trail running shoes",
+                &["best trail running shoes", "waterproof trail shoes"]
+            ),
+            ["waterproof trail shoes"]
+        );
+        // Singular keywords are made plural; queries, phrases with a preposition and
+        // other things are left out.
+        assert_eq!(
+            nouns("Butterfly valves", &["high-performance butterfly valve"]),
+            ["high-performance butterfly valves"]
+        );
+        assert!(
+            nouns(
+                "Hybrid inverters",
+                &["inverter with battery backup", "rapid charger near me"]
+            )
+            .is_empty()
+        );
+        assert!(nouns("Product analytics", &["funnel analysis", "cohort analysis"]).is_empty());
+        assert!(nouns("Running hydration vests", &["hydration vest"]).is_empty());
+    }
 }
 
 #[cfg(test)]

@@ -1773,8 +1773,17 @@ fn phrase_head(words: &[Word<'_>], start: usize) -> Option<usize> {
     // Seven words: `the most underrated merino running base layer brands` has its head
     // sixth.
     for (index, word) in words.iter().enumerate().skip(start).take(7) {
+        // `slim fit shirts`, `work boots`: a verb-like word between a modifier and a
+        // noun is part of a compound, not the verb.
+        let compound = index > start
+            && !words[index - 1].punct_after
+            && !word.punct_after
+            && words
+                .get(index + 1)
+                .is_some_and(|next| !is_function_word(&next.lower) && !is_verbish(&next.lower))
+            && matches!(word.lower.as_str(), "fit" | "work" | "care");
         if is_function_word(&word.lower)
-            || is_verbish(&word.lower)
+            || is_verbish(&word.lower) && !compound
             || PLURAL_VERBS.contains(&word.lower.as_str()) && head.is_some()
         {
             break;

@@ -589,11 +589,25 @@ pub fn names_in_competition_sentence(sentence: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut names = names_in_patterns(sentence);
+    // A run of capitalised words is one name (`Runners Need`), not two: `Need` alone
+    // would be found in every "what do beginners need" prompt.
+    let mut run: Vec<&str> = Vec::new();
     for (index, raw) in sentence.split_whitespace().enumerate() {
         let word = strip_punctuation(raw);
         if index > 0 && looks_like_name(word) && !is_generic(&word.to_lowercase()) {
-            names.push(word.to_owned());
+            run.push(word);
+            // A name ends at punctuation after it (`Need,` or `` Need` ``).
+            if raw.ends_with(|c: char| !c.is_alphanumeric()) {
+                names.push(run.join(" "));
+                run.clear();
+            }
+        } else if !run.is_empty() {
+            names.push(run.join(" "));
+            run.clear();
         }
+    }
+    if !run.is_empty() {
+        names.push(run.join(" "));
     }
     names
 }
@@ -669,6 +683,16 @@ pub fn competitor_names<'t>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_capitalised_words_is_one_name() {
+        let names = names_in_competition_sentence(
+            "competitors were typed from their notes: `Runners Need` as retailer, `BarkBox` as subscription",
+        );
+        assert!(names.contains(&"Runners Need".to_owned()), "{names:?}");
+        assert!(names.contains(&"BarkBox".to_owned()), "{names:?}");
+        assert!(!names.contains(&"Need".to_owned()), "{names:?}");
+    }
 
     #[test]
     fn word_lists_are_sorted_for_binary_search() {
