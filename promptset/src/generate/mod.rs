@@ -678,14 +678,28 @@ fn frame_drop(
     skeleton_drop: &BTreeSet<String>,
 ) -> BTreeSet<String> {
     let mut drop = skeleton_drop.clone();
+    let model = brief.business_model;
     for line in &brief.core_product_lines {
         let noun = phrasing::Noun::parse(&line.name, &[]);
         drop.extend(text::tokens(&line.name));
         drop.extend(text::tokens(&noun.bare));
         drop.extend(text::tokens(&noun.modifier));
+        // Who provides the line (`payroll providers` beside `online accountants`): the
+        // same question asked of a second line's providers is still the same question.
+        let product = topics::product_noun(&line.name, model, &[]);
+        let providers = topics::line_provider_noun(&product, &plan.offer, model, &[]);
+        drop.extend(text::tokens(&providers.bare));
+    }
+    for topic in &plan.topics {
+        for noun in &topic.keyword_nouns {
+            drop.extend(text::tokens(&noun.bare));
+        }
     }
     drop.extend(text::tokens(&plan.offer.bare));
     drop.extend(text::tokens(&plan.offer.modifier));
+    drop.extend(text::tokens(
+        &topics::provider_noun(&plan.offer, model, &[]).bare,
+    ));
     for verb in ["book", "booking", "hire", "hiring", "post", "posting"] {
         drop.insert(verb.to_owned());
     }
