@@ -194,6 +194,13 @@ pub struct Competitor {
     /// `key_inferences` says so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<CompetitorKind>,
+    /// Which of the client's product lines (by name, as in `core_product_lines`) it also
+    /// offers: prompts about a product line compare only the rivals that offer it. When
+    /// absent, a shop or marketplace is taken to sell every line and any other competitor
+    /// to offer the first line only (the client's core one), and `key_inferences` says
+    /// so: the readings of issue 8 rejected rivals asked about lines they do not sell.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub product_lines: Vec<String>,
 }
 
 /// What kind of business a competitor is, next to the client: prompts compare a brand

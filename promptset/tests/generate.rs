@@ -323,6 +323,44 @@ fn thin_brief_warns_and_says_what_was_assumed() {
 }
 
 #[test]
+fn rivals_are_compared_only_on_lines_they_offer() {
+    let generator = Generator::new(None).expect("templates");
+    let brief = load(&root().join("fixtures/briefs/other-ev-charging.yaml"));
+    let generated = generator
+        .generate(&brief, &Options::default())
+        .expect("generates");
+    let set = &generated.set;
+    // Neither charging network sells fleet charging cards: that line's topic asks no
+    // comparisons, and the layer mix is that of every other set.
+    let fleet: Vec<&str> = set
+        .prompts
+        .iter()
+        .filter(|p| p.layer == Layer::CompetitorComparison && p.topic == "Fleet charging cards")
+        .map(|p| p.prompt.as_ref())
+        .collect();
+    assert!(fleet.is_empty(), "{fleet:?}");
+    assert!(
+        set.prompts
+            .iter()
+            .filter(|p| p.layer == Layer::CompetitorComparison)
+            .all(|p| !p.prompt.to_lowercase().contains("fleet charging card")),
+    );
+    let counts = shares(set);
+    assert!((counts[1] - 0.22).abs() < 0.01, "{counts:?}");
+    let inferences = set
+        .client_summary
+        .key_inferences
+        .clone()
+        .unwrap_or_default();
+    assert!(
+        inferences
+            .iter()
+            .any(|i| i.contains("competitors[].product_lines")),
+        "{inferences:?}"
+    );
+}
+
+#[test]
 fn chinese_brief_gets_chinese_prompts_and_lang_overrides() {
     let generator = Generator::new(None).expect("templates");
     let brief = load(&root().join("fixtures/briefs/zh-tea.json"));

@@ -191,6 +191,7 @@ impl Generator {
         }
 
         let mut counts = layer_counts(plan.topics.len(), options.prompts_per_topic);
+        move_unfit_comparisons(&mut counts, brief, &plan);
         favour_rival_topics(&mut counts, &plan.topics, options.prompts_per_topic);
         let keep = names_to_keep(brief);
         let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
@@ -617,10 +618,11 @@ pub fn layer_counts(topics: usize, per_topic: usize) -> Vec<[usize; 3]> {
 }
 
 /// Moves competitor prompts to the topics about one rival (`Alternatives to Gusto`), up to
-/// half of such a topic, from the topics with the most, which give non-brand prompts in
-/// exchange: the totals of every layer stay as they are. A rival's topic is where its
-/// comparisons belong; elsewhere they read as filed under the wrong topic, and the
-/// rival's topic could only fill its non-brand slots with prompts that may not name it.
+/// seven in ten of such a topic, from the topics with the most, which give non-brand
+/// prompts in exchange: the totals of every layer stay as they are. A rival's topic is
+/// where its comparisons belong; elsewhere they read as filed under the wrong topic, and
+/// the rival's topic can only fill its non-brand slots with prompts that may not name it,
+/// which the strict readings of issue 8 rejected as generic (half was not enough).
 fn favour_rival_topics(
     counts: &mut [[usize; 3]],
     topics: &[topics::PlannedTopic],
@@ -632,7 +634,7 @@ fn favour_rival_topics(
         if topic.rival.is_none() {
             continue;
         }
-        while counts[index][COMPETITOR] < per_topic / 2 && counts[index][NON_BRAND] > 1 {
+        while counts[index][COMPETITOR] < per_topic * 7 / 10 && counts[index][NON_BRAND] > 1 {
             // Every other topic keeps one comparison of its own.
             let donor = (0..counts.len())
                 .filter(|&other| other != index && topics[other].rival.is_none())
@@ -643,6 +645,50 @@ fn favour_rival_topics(
             counts[donor][NON_BRAND] += 1;
             counts[index][COMPETITOR] += 1;
             counts[index][NON_BRAND] -= 1;
+        }
+    }
+}
+
+/// Moves the competitor prompts of a product line's topic that no rival offers (`Fleet
+/// charging cards` beside two charging networks) to topics where a rival fits, a rival's
+/// own topic first, which give non-brand prompts in exchange: the totals of every layer
+/// stay as they are. Such a topic could only compare rivals on something they do not sell.
+fn move_unfit_comparisons(counts: &mut [[usize; 3]], brief: &Brief, plan: &topics::TopicPlan) {
+    const NON_BRAND: usize = 0;
+    const COMPETITOR: usize = 1;
+    if brief.competitors.is_empty() {
+        return;
+    }
+    let fits = |topic: &topics::PlannedTopic| {
+        topic.source == crate::model::TopicSource::Inferred
+            || topic.related_product_lines.is_empty()
+            || topic.related_product_lines.iter().any(|line| {
+                brief
+                    .competitors
+                    .iter()
+                    .any(|c| plan.lexicon.offers(brief, &c.name, line))
+            })
+    };
+    let fitting: Vec<bool> = plan.topics.iter().map(fits).collect();
+    for index in 0..counts.len() {
+        if fitting[index] {
+            continue;
+        }
+        while counts[index][COMPETITOR] > 0 {
+            let receiver = (0..counts.len())
+                .filter(|&other| fitting[other] && counts[other][NON_BRAND] > 1)
+                .min_by_key(|&other| {
+                    (
+                        plan.topics[other].rival.is_none(),
+                        counts[other][COMPETITOR],
+                        other,
+                    )
+                });
+            let Some(receiver) = receiver else { break };
+            counts[index][COMPETITOR] -= 1;
+            counts[index][NON_BRAND] += 1;
+            counts[receiver][COMPETITOR] += 1;
+            counts[receiver][NON_BRAND] -= 1;
         }
     }
 }
@@ -895,10 +941,27 @@ impl FillContext<'_> {
         let keyword = pick(&keywords, slot + attempt)
             .map(|k| phrase(&k, self.keep))
             .unwrap_or_else(|| product.bare.clone());
+        // Rivals that offer the slot's product line: `Tesla Supercharger vs Ionity for
+        // fleet charging cards` asks about something neither sells.
+        let fitting: Vec<&str> = self
+            .competitors
+            .iter()
+            .copied()
+            .filter(|name| {
+                product_line
+                    .as_deref()
+                    .is_none_or(|line| lexicon.offers(brief, name, line))
+            })
+            .collect();
+        let rivals = if fitting.is_empty() {
+            self.competitors
+        } else {
+            &fitting[..]
+        };
         let competitor = match &topic.rival {
             // The topic's rival first; if its phrasings are used up, any rival.
             Some(rival) if attempt < 2 => Some(rival.clone()),
-            _ => pick(self.competitors, slot + attempt + offsets[3]).map(str::to_owned),
+            _ => pick(rivals, slot + attempt + offsets[3]).map(str::to_owned),
         };
         let channel_index = topic
             .channel
@@ -1195,6 +1258,9 @@ impl SlotValues {
                             && fill.topic.rival.as_deref().is_none_or(|r| !n.eq_ignore_ascii_case(r))
                             && n.chars().next().is_some_and(char::is_uppercase)
                             && fill.rival_kind(n) == fill.rival_kind(c)
+                            && self.product_line.as_deref().is_none_or(|line| {
+                                fill.plan.lexicon.offers(fill.brief, n, line)
+                            })
                     })
             }),
             channel => channel,

@@ -343,6 +343,18 @@ pub struct Place {
     pub global: bool,
 }
 
+/// Sales regions: territories of a sales team, not places people name in a question
+/// (`the best invoicing software for freelancers in EMEA` was rejected by the readings
+/// of issue 8). Where a sentence needs the place it gets the region's name; the
+/// locative after a noun is dropped.
+const REGIONS: &[(&str, &str)] = &[
+    ("apac", "Asia-Pacific"),
+    ("dach", "Germany, Austria and Switzerland"),
+    ("emea", "Europe, the Middle East and Africa"),
+    ("latam", "Latin America"),
+    ("mena", "the Middle East and North Africa"),
+];
+
 /// Reads a market of the brief as a place.
 pub fn place(market: &str) -> Place {
     if is_global(market) {
@@ -350,6 +362,16 @@ pub fn place(market: &str) -> Place {
             name: String::new(),
             locative: String::new(),
             global: true,
+        };
+    }
+    if let Some((_, region)) = REGIONS
+        .iter()
+        .find(|(code, _)| code.eq_ignore_ascii_case(market.trim()))
+    {
+        return Place {
+            name: (*region).to_owned(),
+            locative: String::new(),
+            global: false,
         };
     }
     let name = match market.trim().to_lowercase().as_str() {
@@ -1035,6 +1057,16 @@ pub fn fallback_offer(model: BusinessModel, brand: &str) -> (String, Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sales_regions_are_named_but_not_used_as_places() {
+        let region = place("EMEA");
+        assert_eq!(region.name, "Europe, the Middle East and Africa");
+        assert_eq!(region.locative, "");
+        assert!(!region.global);
+        assert_eq!(place("UK").locative, " in the UK");
+        assert!(place("Worldwide").global);
+    }
 
     #[test]
     fn competitors_are_typed_from_notes_and_names() {

@@ -221,6 +221,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn markets_read_as_places() {
+        assert_eq!(place_name("UK"), "the UK");
+        assert_eq!(place_name(" Netherlands "), "the Netherlands");
+        assert_eq!(place_name("Germany"), "Germany");
+    }
+
+    #[test]
     fn phrases_keep_names() {
         assert_eq!(phrase("Trail running shoes", &[]), "trail running shoes");
         assert_eq!(phrase("CRM software", &[]), "CRM software");

@@ -132,6 +132,23 @@ pub struct Lexicon {
     pub channel_kinds: Vec<ChannelKind>,
     /// What each competitor is, in the brief's order.
     pub rival_kinds: Vec<CompetitorKind>,
+    /// The client's product lines each competitor offers, lowercased, in the brief's
+    /// order; `None`: every line (a shop, or a brief with one line or none).
+    pub rival_lines: Vec<Option<Vec<String>>>,
+}
+
+impl Lexicon {
+    /// Whether the competitor `name` offers the product line `line`; a name the brief
+    /// does not list (a generic rival) offers everything.
+    pub fn offers(&self, brief: &Brief, name: &str, line: &str) -> bool {
+        brief
+            .competitors
+            .iter()
+            .position(|c| c.name.trim().eq_ignore_ascii_case(name.trim()))
+            .and_then(|i| self.rival_lines.get(i))
+            .and_then(Option::as_ref)
+            .is_none_or(|lines| lines.iter().any(|l| l == &line.trim().to_lowercase()))
+    }
 }
 
 impl Lexicon {
@@ -178,7 +195,7 @@ impl Lexicon {
             ));
         }
         let mut placed = Vec::new();
-        let rival_kinds = brief
+        let rival_kinds: Vec<CompetitorKind> = brief
             .competitors
             .iter()
             .map(|rival| {
@@ -202,12 +219,74 @@ impl Lexicon {
                 placed.join(", ")
             ));
         }
+        let rival_lines = rival_lines(brief, &rival_kinds, inferences);
         Lexicon {
             audiences,
             channel_kinds,
             rival_kinds,
+            rival_lines,
         }
     }
+}
+
+/// The product lines each competitor offers (see [`Lexicon::rival_lines`]): its
+/// `product_lines` where the brief gives them, else every line for a shop or marketplace
+/// and the first line for any other rival, noting what was assumed.
+fn rival_lines(
+    brief: &Brief,
+    kinds: &[CompetitorKind],
+    inferences: &mut Vec<String>,
+) -> Vec<Option<Vec<String>>> {
+    let known: Vec<String> = brief
+        .core_product_lines
+        .iter()
+        .map(|line| line.name.trim().to_lowercase())
+        .collect();
+    let mut assumed = Vec::new();
+    let mut unknown = Vec::new();
+    let lines = brief
+        .competitors
+        .iter()
+        .zip(kinds)
+        .map(|(rival, kind)| {
+            if !rival.product_lines.is_empty() {
+                let mut offered = Vec::new();
+                for line in &rival.product_lines {
+                    let line = line.trim().to_lowercase();
+                    if known.contains(&line) {
+                        offered.push(line);
+                    } else {
+                        unknown.push(format!("`{}` of `{}`", line, rival.name.trim()));
+                    }
+                }
+                return Some(offered);
+            }
+            if known.len() < 2
+                || matches!(kind, CompetitorKind::Retailer | CompetitorKind::Marketplace)
+            {
+                return None;
+            }
+            assumed.push(format!("`{}`", rival.name.trim()));
+            Some(known[..1].to_vec())
+        })
+        .collect();
+    if !assumed.is_empty() {
+        inferences.push(format!(
+            "{} {} compared on the core product line `{}` only, not on the brief's other lines (set `competitors[].product_lines` to list the lines each one offers)",
+            assumed.join(", "),
+            if assumed.len() == 1 { "is" } else { "are" },
+            // As prompts say it: a capitalised line name would read as a rival's name
+            // to the lint, which takes competitors from such sentences.
+            phrase(&brief.core_product_lines[0].name, &[])
+        ));
+    }
+    if !unknown.is_empty() {
+        inferences.push(format!(
+            "competitor product lines not among `core_product_lines` were ignored: {}",
+            unknown.join(", ")
+        ));
+    }
+    lines
 }
 
 /// Plans the topic map of `brief` with at most `wanted` topics.
@@ -1445,6 +1524,35 @@ mod keyword_tests {
         );
         assert!(nouns("Product analytics", &["funnel analysis", "cohort analysis"]).is_empty());
         assert!(nouns("Running hydration vests", &["hydration vest"]).is_empty());
+    }
+
+    #[test]
+    fn rivals_offer_the_lines_the_brief_gives_else_the_core_line() {
+        let text = r#"{"brand_name": "VoltRoute", "website_url": "https://v.test",
+            "business_model": "other", "target_markets": ["Europe"], "target_customers": ["drivers"],
+            "core_product_lines": [{"name": "Fast charging subscriptions"}, {"name": "Fleet charging cards"}],
+            "competitors": [{"name": "Ionity"}, {"name": "Shell Recharge", "product_lines": ["fleet charging cards", "Fuel cards"]},
+                            {"name": "ChargeMart", "kind": "retailer"}]}"#;
+        let brief = crate::brief::parse_brief(text.as_bytes(), None).expect("a valid brief");
+        let mut inferences = Vec::new();
+        let lexicon = Lexicon::new(&brief, &[], &mut inferences);
+        // Unlisted brands: the core (first) line only, said in the inferences.
+        assert!(lexicon.offers(&brief, "Ionity", "Fast charging subscriptions"));
+        assert!(!lexicon.offers(&brief, "Ionity", "Fleet charging cards"));
+        // Listed lines, matched without regard to case; unknown ones ignored and said.
+        assert!(lexicon.offers(&brief, "shell recharge", "Fleet charging cards"));
+        assert!(!lexicon.offers(&brief, "Shell Recharge", "Fast charging subscriptions"));
+        // A shop sells every line; a rival the brief does not name offers anything.
+        assert!(lexicon.offers(&brief, "ChargeMart", "Fleet charging cards"));
+        assert!(lexicon.offers(&brief, "the market leaders", "Fleet charging cards"));
+        let said = inferences.join("\n");
+        assert!(
+            said.contains(
+                "`Ionity` is compared on the core product line `fast charging subscriptions` only"
+            ),
+            "{said}"
+        );
+        assert!(said.contains("`fuel cards` of `Shell Recharge`"), "{said}");
     }
 }
 

@@ -636,7 +636,8 @@ fn channel_misuse(prompt: &str, words: &[Word<'_>], context: &Context, push: &mu
             ("at", ChannelKind::Event) if purchase && buys_at(words) => {
                 Some(format!("after seeing them at {lower_said}"))
             }
-            ("on", ChannelKind::Discovery) if purchase => {
+            // `look for plumbers on Google Maps`: finding is what the channel is for.
+            ("on", ChannelKind::Discovery) if purchase && !finds_before(&words[..index]) => {
                 Some(format!("found through {lower_said}"))
             }
             _ if residue && kind != ChannelKind::Discovery => Some(lower_said.clone()),
@@ -663,6 +664,17 @@ fn channel_misuse(prompt: &str, words: &[Word<'_>], context: &Context, push: &mu
             return;
         }
     }
+}
+
+/// Whether a verb of finding comes before a discovery channel (`search Google Maps
+/// for`, `look for … on Google Maps`).
+fn finds_before(words: &[Word<'_>]) -> bool {
+    words.iter().any(|w| {
+        matches!(
+            w.lower.as_str(),
+            "find" | "finding" | "found" | "look" | "looking" | "search" | "searching" | "discover"
+        )
+    })
 }
 
 /// Whether the prompt buys something *at* the place (not visits, compares or meets).
