@@ -380,10 +380,11 @@ pub enum Scope {
 
 /// Serialized JSON bodies of public reads (skill, list, search) keyed by path and query.
 ///
-/// Only used where this process is the only writer (SQLite): every write through the
+/// Used whole where this process is the only writer (SQLite): every write through the
 /// store invalidates what it can change before the next read, so a cached body is never
 /// older than the last write that concerns it. With PostgreSQL other instances write
-/// too, so the cache stays off there.
+/// too: only skill details are kept there, while their changes are heard (see
+/// [`ResponseCache::followed`]).
 ///
 /// Invalidation is by stamps rather than by emptying: every invalidation takes the next
 /// stamp and records it for its scope (one skill, or everything); an entry remembers the
@@ -442,8 +443,8 @@ pub struct ResolvedDownload {
 #[derive(Debug, Default)]
 struct CachedResponses {
     bytes: usize,
-    /// Each body with the stamp it was computed at and its scope.
-    bodies: HashMap<String, (u64, Scope, Bytes)>,
+    /// Each body with the stamp it was computed at, its scope and when it was stored.
+    bodies: HashMap<String, (u64, Scope, std::time::Instant, Bytes)>,
     /// Resolved downloads by path and query (scope: their skill).
     downloads: HashMap<String, ResolvedDownload>,
     /// Rows of search hits with the stamp they were read at (scope: their skill); `None`
@@ -474,7 +475,7 @@ impl CachedResponses {
         let entries_goal = RESPONSE_CACHE_ENTRIES / 8 * 7;
         let bytes_goal = RESPONSE_CACHE_BYTES / 8 * 7;
         let (mut count, mut bytes) = (self.bodies.len(), self.bytes);
-        self.bodies.retain(|_, (_, _, body)| {
+        self.bodies.retain(|_, (_, _, _, body)| {
             if count <= entries_goal && bytes <= bytes_goal {
                 return true;
             }
@@ -500,8 +501,9 @@ impl ResponseCache {
         Self::with_rows(enabled, rows)
     }
 
-    /// A cache whose bodies are off, as other instances write to the same database, and
-    /// whose search rows are kept while [`follow_skill_changes`] hears their changes.
+    /// A cache for a database other instances write to: search rows and skill details
+    /// are kept while [`follow_skill_changes`] hears their changes, and for at most
+    /// [`FOLLOWED_ROW_AGE`]; lists, searches, packuments and downloads are not kept.
     pub fn followed() -> Self {
         Self::with_rows(false, Rows::Followed(false.into()))
     }
@@ -541,14 +543,30 @@ impl ResponseCache {
 
     /// A body cached for `key` that no write since has invalidated.
     pub fn get(&self, key: &str) -> Option<Bytes> {
-        if !self.enabled {
+        let followed = !self.enabled;
+        if followed && !self.follows_skill_bodies() {
             return None;
         }
         let entries = self.entries.lock().ok()?;
         match entries.bodies.get(key) {
-            Some((stamp, scope, body)) if entries.fresh(*stamp, *scope) => Some(body.clone()),
+            Some((stamp, scope, stored, body))
+                if entries.fresh(*stamp, *scope)
+                    && !(followed && stored.elapsed() >= FOLLOWED_ROW_AGE) =>
+            {
+                Some(body.clone())
+            }
             _ => None,
         }
+    }
+
+    /// Whether one skill's own bodies (its detail) may be kept although other instances
+    /// write to the database: while their skill changes are heard ([`Rows::Followed`]).
+    /// A skill's detail is read from its row, its owner's and its versions', whose every
+    /// committed change is announced (migration `0110`). Lists, searches and packuments
+    /// are not kept there: they depend on every skill and on packages, whose changes on
+    /// another instance this one does not hear.
+    fn follows_skill_bodies(&self) -> bool {
+        matches!(&self.rows, Rows::Followed(heard) if heard.load(std::sync::atomic::Ordering::Acquire))
     }
 
     /// Remembers a body over many records computed at stamp `generation`.
@@ -559,7 +577,9 @@ impl ResponseCache {
     /// Remembers a body computed at stamp `generation` that depends on `scope` only;
     /// dropped when a write to its scope landed while it was computed.
     pub fn put_scoped(&self, key: String, generation: u64, scope: Scope, body: Bytes) {
-        if !self.enabled {
+        let kept =
+            self.enabled || (self.follows_skill_bodies() && matches!(scope, Scope::Skill(_)));
+        if !kept {
             return;
         }
         if let Ok(mut entries) = self.entries.lock() {
@@ -572,7 +592,11 @@ impl ResponseCache {
                 entries.evict_bodies();
             }
             entries.bytes += body.len();
-            if let Some((_, _, old)) = entries.bodies.insert(key, (generation, scope, body)) {
+            let stored = std::time::Instant::now();
+            if let Some((_, _, _, old)) = entries
+                .bodies
+                .insert(key, (generation, scope, stored, body))
+            {
                 entries.bytes = entries.bytes.saturating_sub(old.len());
             }
         }

@@ -282,6 +282,17 @@ async fn two_instances_on_one_postgres_serve_one_registry() {
         search(&first, "shared".into()).await,
         "found before the hide"
     );
+    // The first instance keeps the skill's detail in memory (read twice: the second is
+    // served from memory) until the change is announced (migration 0100).
+    let detail = |instance: &Instance| {
+        client
+            .get(instance.url("/api/v1/skills/shared-skill"))
+            .bearer_auth(&token)
+            .send()
+    };
+    for _ in 0..2 {
+        assert_eq!(detail(&first).await.expect("detail").status(), 200);
+    }
     let hidden = client
         .post(second.url("/api/v1/skills/shared-skill/hide"))
         .bearer_auth(&moderator)
@@ -298,6 +309,14 @@ async fn two_instances_on_one_postgres_serve_one_registry() {
         assert!(
             hidden_at.elapsed() < Duration::from_millis(400),
             "a hidden skill still in the other instance's search after {:?}",
+            hidden_at.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    while detail(&first).await.expect("detail").status() == 200 {
+        assert!(
+            hidden_at.elapsed() < Duration::from_millis(400),
+            "a hidden skill's detail still served by the other instance after {:?}",
             hidden_at.elapsed()
         );
         tokio::time::sleep(Duration::from_millis(10)).await;

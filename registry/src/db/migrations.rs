@@ -47,6 +47,7 @@ migrations!(
     "0080_skill_hidden_reason.sql",
     "0090_package_release_withdrawn.sql",
     "0100_skill_change_notices.sql",
+    "0110_version_change_notices.sql",
 );
 
 /// The migrator of one backend's files.

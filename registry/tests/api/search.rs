@@ -274,22 +274,7 @@ async fn another_instances_change_reaches_kept_search_rows_at_once() {
     let md = skill_md("Egret Log", "Logs egret sightings", "Marsh notes.");
     publish(&app, &token, "egret-log", "Egret Log", &md).await;
 
-    let config = app.state.config.clone();
-    let store = registry::db::connect(&config.database_url, 2)
-        .await
-        .expect("database");
-    let storage = registry::db::pg_blobs::PgBlobStorage::connect(config.database_url.expose(), 1)
-        .await
-        .expect("blob storage");
-    let other = registry::app::AppState::from_parts(config, store, std::sync::Arc::new(storage));
-    let started = std::time::Instant::now();
-    while !other.responses.keeps_rows() {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(5),
-            "the other state never listened"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let other = other_instance(&app).await;
     let query = registry::db::SearchQuery {
         terms: vec!["egret".into()],
         limit: 10,
@@ -316,6 +301,77 @@ async fn another_instances_change_reaches_kept_search_rows_at_once() {
         assert!(
             counted.elapsed() < std::time::Duration::from_millis(500),
             "the other instance kept the old row"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// A second server state on `app`'s PostgreSQL database, as another instance, once it
+/// hears the database's change announcements.
+async fn other_instance(app: &TestApp) -> registry::app::AppState {
+    let config = app.state.config.clone();
+    let store = registry::db::connect(&config.database_url, 2)
+        .await
+        .expect("database");
+    let storage = registry::db::pg_blobs::PgBlobStorage::connect(config.database_url.expose(), 1)
+        .await
+        .expect("blob storage");
+    let other = registry::app::AppState::from_parts(config, store, std::sync::Arc::new(storage));
+    let started = std::time::Instant::now();
+    while !other.responses.keeps_rows() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "the other state never listened"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    other
+}
+
+/// Another instance keeps skill details in memory on PostgreSQL, and drops one when a
+/// version row of its skill changes, even by a write that leaves the skill row alone
+/// (migration 0110): the detail shows the latest version's changelog and SKILL.md.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_instances_version_change_drops_a_kept_detail() {
+    let app = TestApp::spawn(Backend::Postgres).await;
+    let token = app.token("alice").await;
+    let md = skill_md("Heron Log", "Logs heron sightings", "River notes.");
+    publish(&app, &token, "heron-log", "Heron Log", &md).await;
+    let other = other_instance(&app).await;
+    let pool = sqlx::PgPool::connect(app.state.config.database_url.expose())
+        .await
+        .expect("pool");
+    let skill: i64 = sqlx::query_scalar("SELECT id FROM skills WHERE slug = 'heron-log'")
+        .fetch_one(&pool)
+        .await
+        .expect("skill id");
+    let key = "/api/v1/skills/heron-log";
+    let kept = || other.responses.get(key).is_some();
+    other.responses.put_scoped(
+        key.to_owned(),
+        other.responses.generation(),
+        registry::cache::Scope::Skill(skill),
+        axum::body::Bytes::from_static(b"{}"),
+    );
+    assert!(kept(), "a skill detail is kept while changes are heard");
+    // Lists and searches depend on every skill and on packages: not kept there.
+    other.responses.put(
+        "/api/v1/skills".to_owned(),
+        other.responses.generation(),
+        axum::body::Bytes::from_static(b"{}"),
+    );
+    assert!(other.responses.get("/api/v1/skills").is_none());
+
+    sqlx::query("UPDATE skill_versions SET changelog = 'edited' WHERE skill_id = $1")
+        .bind(skill)
+        .execute(&pool)
+        .await
+        .expect("edit the version");
+    let changed = std::time::Instant::now();
+    while kept() {
+        assert!(
+            changed.elapsed() < std::time::Duration::from_millis(500),
+            "the other instance kept the detail of a changed version"
         );
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
