@@ -617,34 +617,43 @@ pub fn layer_counts(topics: usize, per_topic: usize) -> Vec<[usize; 3]> {
     counts
 }
 
-/// Moves competitor prompts to the topics about one rival (`Alternatives to Gusto`), up to
-/// seven in ten of such a topic, from the topics with the most, which give non-brand
-/// prompts in exchange: the totals of every layer stay as they are. A rival's topic is
-/// where its comparisons belong; elsewhere they read as filed under the wrong topic, and
-/// the rival's topic can only fill its non-brand slots with prompts that may not name it,
-/// which the strict readings of issue 8 rejected as generic (half was not enough).
+/// Fills the topics about one rival (`Alternatives to Gusto`) with prompts that name it:
+/// competitor prompts up to eight in ten of such a topic, then brand prompts (`Is PayPilot
+/// a good alternative to Gusto?`) for the rest, taken from the topics with the most of
+/// each, which get non-brand prompts in exchange: the totals of every layer stay as they
+/// are. A rival's topic is where its comparisons belong; elsewhere they read as filed
+/// under the wrong topic. And its non-brand slots, which may not name the rival, were
+/// the prompts the strict readings of issue 8 rejected most (`the big-name payroll
+/// software`), so the topic keeps none where the other topics can give enough.
 fn favour_rival_topics(
     counts: &mut [[usize; 3]],
     topics: &[topics::PlannedTopic],
     per_topic: usize,
 ) {
     const NON_BRAND: usize = 0;
-    const COMPETITOR: usize = 1;
     for (index, topic) in topics.iter().enumerate() {
         if topic.rival.is_none() {
             continue;
         }
-        while counts[index][COMPETITOR] < per_topic * 7 / 10 && counts[index][NON_BRAND] > 1 {
-            // Every other topic keeps one comparison of its own.
-            let donor = (0..counts.len())
-                .filter(|&other| other != index && topics[other].rival.is_none())
-                .filter(|&other| counts[other][COMPETITOR] > 1)
-                .max_by_key(|&other| (counts[other][COMPETITOR], std::cmp::Reverse(other)));
-            let Some(donor) = donor else { break };
-            counts[donor][COMPETITOR] -= 1;
-            counts[donor][NON_BRAND] += 1;
-            counts[index][COMPETITOR] += 1;
-            counts[index][NON_BRAND] -= 1;
+        for layer in [1usize, 2] {
+            // Competitor prompts first, then brand prompts take what is left.
+            let goal = |counts: &[usize; 3]| match layer {
+                1 => per_topic * 8 / 10,
+                _ => per_topic.saturating_sub(counts[1]),
+            };
+            while counts[index][layer] < goal(&counts[index]) && counts[index][NON_BRAND] > 0 {
+                // The topics with the most of the layer give first, so the others keep
+                // theirs as long as possible.
+                let donor = (0..counts.len())
+                    .filter(|&other| other != index && topics[other].rival.is_none())
+                    .filter(|&other| counts[other][layer] > 0)
+                    .max_by_key(|&other| (counts[other][layer], std::cmp::Reverse(other)));
+                let Some(donor) = donor else { break };
+                counts[donor][layer] -= 1;
+                counts[donor][NON_BRAND] += 1;
+                counts[index][layer] += 1;
+                counts[index][NON_BRAND] -= 1;
+            }
         }
     }
 }
