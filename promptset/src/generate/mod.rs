@@ -170,6 +170,20 @@ impl Generator {
                     .to_owned(),
             );
         }
+        if !brief.competitors.is_empty() {
+            // Said so that a reader of the set alone (and the lint, which reads rival
+            // names from such sentences) knows whom `What do readers criticise most
+            // about NerdWallet?` is about: a named rival needs no comparison wording.
+            let names: Vec<String> = brief
+                .competitors
+                .iter()
+                .map(|c| format!("`{}`", c.name.trim()))
+                .collect();
+            plan.inferences.push(format!(
+                "competitor-comparison prompts name the brief's competitors: {}",
+                names.join(", ")
+            ));
+        }
         if brief.competitors.is_empty() {
             plan.inferences.push(
                 "no competitors were given, so competitor-comparison prompts ask for alternatives and comparisons without naming rivals"
@@ -572,11 +586,23 @@ fn obeys_layer(text: &str, layer: Layer, brief: &Brief, language: &str, offer: &
     let names_brand = mentions(text, &brief.brand_name);
     // A rival named with a word of the offering (Spaces, coworking spaces) is named
     // only where the word is capitalised, as the lint reads it.
-    let names_rival = brief.competitors.iter().any(|c| {
-        let name = c.name.trim().to_lowercase();
-        mentions(text, &c.name)
-            && (!crate::lint::text::is_common_word(&name, [offer])
-                || crate::lint::text::mentions_capitalised(text, &name))
+    let named_rivals = || {
+        brief.competitors.iter().filter(|c| {
+            let name = c.name.trim().to_lowercase();
+            mentions(text, &c.name)
+                && (!crate::lint::text::is_common_word(&name, [offer])
+                    || crate::lint::text::mentions_capitalised(text, &name))
+        })
+    };
+    let names_rival = named_rivals().next().is_some();
+    // A rival written as a name (`Crunch`, not `local high-street accountants`): only
+    // such a name is read as a rival without comparison wording, by readers and lint.
+    let names_a_proper_rival = named_rivals().any(|c| {
+        c.name
+            .trim()
+            .chars()
+            .next()
+            .is_some_and(|first| !first.is_lowercase())
     });
     match layer {
         Layer::NonBrandDiscovery => !names_brand && !names_rival,
@@ -586,9 +612,12 @@ fn obeys_layer(text: &str, layer: Layer, brief: &Brief, language: &str, offer: &
                 || comparison_words(language)
                     .iter()
                     .any(|w| normalized.contains(w));
-            // A rival's name alone is not enough: readers (and lint) recognise a
-            // comparison by its wording, in every language.
-            !names_brand && cue
+            // A named rival makes a comparison prompt on its own (`What do readers
+            // criticise most about NerdWallet?`): the strict readings of issue 8 rejected
+            // the `, compared with other sites` tails that a required cue forced onto
+            // such questions. Without a rival, the wording must compare.
+            // (English only: the lint reads rival names from English patterns.)
+            !names_brand && (cue || (names_a_proper_rival && language == "en"))
         }
         Layer::BrandDefense => names_brand,
     }

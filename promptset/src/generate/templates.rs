@@ -505,6 +505,10 @@ impl Templates {
         out: &mut Vec<Variant>,
     ) -> Result<(), GenerateError> {
         let rendered = self.render(name, context)?;
+        // Every variant starts with its `[intent]` tag and no question holds a `[`: a
+        // one-line `{% if %}…{% endif %}` whose block tag ate the line end would
+        // otherwise run two variants together into one prompt.
+        let rendered = rendered.replace('[', "\n[");
         for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
             let bad = |message: String| GenerateError::Template {
                 name: name.to_owned(),
@@ -590,4 +594,35 @@ fn collect_dir(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_one_line_if_does_not_run_two_variants_together() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let name = "prompts/en/brand-defense/default/TOFU.j2";
+        let file = dir.path().join(name);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        // trim_blocks eats the line end after the closing `{% endif %}`.
+        std::fs::write(
+            &file,
+            "[solution-education] Is it {% if yes %}good?{% endif %}\n[solution-education] Is it new?\n",
+        )
+        .expect("write");
+        let templates = Templates::new(Some(dir.path())).expect("templates");
+        let mut out = Vec::new();
+        templates
+            .variants(
+                name,
+                FunnelStage::Tofu,
+                &minijinja::context! { yes => true },
+                &mut out,
+            )
+            .expect("variants");
+        let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
+        assert_eq!(texts, ["Is it good?", "Is it new?"]);
+    }
 }

@@ -315,8 +315,14 @@ pub fn mentions(normalized: &str, name: &str) -> bool {
         return normalized.contains(name.trim());
     }
     let bytes = normalized.as_bytes();
-    memchr::memmem::find_iter(bytes, name.as_bytes())
-        .any(|at| at > 0 && bytes[at - 1] == b' ' && bytes.get(at + name.len()) == Some(&b' '))
+    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+        let after = at + name.len();
+        at > 0
+            && bytes[at - 1] == b' '
+            // `Thumbtack's guarantee` normalises to `thumbtacks guarantee`.
+            && (bytes.get(after) == Some(&b' ')
+                || (bytes.get(after) == Some(&b's') && bytes.get(after + 1) == Some(&b' ')))
+    })
 }
 
 /// Whether a rival's normalised `name` is also a common word of the set (`spaces` for
@@ -589,6 +595,20 @@ pub fn names_in_competition_sentence(sentence: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut names = names_in_patterns(sentence);
+    // A name quoted in backticks is taken whole when every word of it is capitalised,
+    // acronyms too (`SMA`), which the runs below do not take; a quote with a lowercase
+    // word is a product line (`SEO audits`).
+    for (index, quoted) in sentence.split('`').enumerate() {
+        let capitalised = !quoted.trim().is_empty()
+            && quoted.split_whitespace().all(|word| {
+                word.chars()
+                    .next()
+                    .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+            });
+        if index % 2 == 1 && capitalised {
+            names.push(quoted.trim().to_owned());
+        }
+    }
     // A run of capitalised words is one name (`Runners Need`), not two: `Need` alone
     // would be found in every "what do beginners need" prompt.
     let mut run: Vec<&str> = Vec::new();
@@ -610,6 +630,29 @@ pub fn names_in_competition_sentence(sentence: &str) -> Vec<String> {
         names.push(run.join(" "));
     }
     names
+}
+
+/// The sentences of `text`: split at `;`, line ends and at a `.` that ends a word, not
+/// inside a name (`Booking.com`).
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (at, &byte) in bytes.iter().enumerate() {
+        let ends = match byte {
+            b';' | b'\n' => true,
+            b'.' => bytes
+                .get(at + 1)
+                .is_none_or(|next| next.is_ascii_whitespace()),
+            _ => false,
+        };
+        if ends {
+            out.push(&text[start..at]);
+            start = at + 1;
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter()
 }
 
 /// Whether a topic name is written in title case (most words capitalised), in which case
@@ -649,7 +692,7 @@ pub fn competitor_names<'t>(
         }
     }
     for text in competition_sentences {
-        for sentence in text.split(['.', ';', '\n']) {
+        for sentence in sentences(text) {
             raw.extend(names_in_competition_sentence(sentence));
         }
     }
@@ -683,6 +726,31 @@ pub fn competitor_names<'t>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_names_and_possessives_name_rivals() {
+        let names = names_in_competition_sentence(
+            "competitor-comparison prompts name the brief's competitors: `SMA`, `Fronius`; compared on `hybrid inverters` and `SEO audits`",
+        );
+        assert!(names.contains(&"SMA".to_owned()), "{names:?}");
+        assert!(names.contains(&"Fronius".to_owned()), "{names:?}");
+        assert!(!names.contains(&"hybrid inverters".to_owned()), "{names:?}");
+        assert!(!names.iter().any(|n| n.contains("audits")), "{names:?}");
+        let split: Vec<&str> =
+            sentences("`Airbnb`, `Booking.com` are rivals. Next; last").collect();
+        assert_eq!(
+            split,
+            ["`Airbnb`, `Booking.com` are rivals", " Next", " last"]
+        );
+        assert!(mentions(
+            &normalize("What does Thumbtack's guarantee cover?"),
+            "thumbtack"
+        ));
+        assert!(!mentions(
+            &normalize("What does Thumbtacker cover?"),
+            "thumbtack"
+        ));
+    }
 
     #[test]
     fn a_run_of_capitalised_words_is_one_name() {
