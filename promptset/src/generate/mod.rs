@@ -409,6 +409,12 @@ impl Generator {
             {
                 values.product = noun;
             }
+            if attempt == 0
+                && layer != Layer::NonBrandDiscovery
+                && let Some(rival) = fill.least_asked_rival(&values, taken)
+            {
+                values.competitor = Some(rival);
+            }
             let context = values.context(fill);
             let mut pools: Vec<Vec<Variant>> = Vec::new();
             // Questions about the topic come before those about the whole offering: a
@@ -839,6 +845,31 @@ impl FillContext<'_> {
                     .any(|t| t.topic == self.topic_index && t.text.to_lowercase().contains(&bare))
             })
             .cloned()
+    }
+
+    /// Outside a rival's own topic, the rival offering the slot's product line that the
+    /// set has named least so far (the brief's order breaks ties): the strict readings of
+    /// issue 8 found rivals of the brief that no prompt named while another had ten.
+    fn least_asked_rival(&self, values: &SlotValues, taken: &[Filled]) -> Option<String> {
+        if self.topic.rival.is_some() || self.language != "en" {
+            return None;
+        }
+        let uses = |name: &str| {
+            taken
+                .iter()
+                .filter(|t| t.layer != Layer::NonBrandDiscovery && t.text.contains(name))
+                .count()
+        };
+        self.competitors
+            .iter()
+            .filter(|name| {
+                values
+                    .product_line
+                    .as_deref()
+                    .is_none_or(|line| self.plan.lexicon.offers(self.brief, name, line))
+            })
+            .min_by_key(|name| uses(name))
+            .map(|name| (*name).to_owned())
     }
 
     /// What the brief's competitor `name` is; a name the brief does not list (a generic

@@ -877,9 +877,12 @@ fn candidates(brief: &Brief, offer: &Noun, lexicon: &Lexicon, keep: &[&str]) -> 
     let provider = provider_noun(offer, model, keep);
     let (_, verb_ing) = phrasing::marketplace_verb(offer);
 
-    // Competitors: where rivals win shortlists.
+    // Competitors: where rivals win shortlists. A rival a business goal names (`win
+    // companies leaving ADP`) is the one to watch, whatever its overlap tier.
+    let in_goals = |name: &str| brief.business_goals.iter().any(|g| mentions(g, name));
     if let Some(rival) = brief.competitors.iter().max_by_key(|c| {
         (
+            in_goals(&c.name),
             c.overlap_tier.map_or(2, |t| t.weight()),
             std::cmp::Reverse(c.name.clone()),
         )
