@@ -29,7 +29,7 @@ use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, 
 use funnel::{Intent, apportion, stage_weights};
 use rng::{SplitMix64, stable_hash};
 use templates::{Templates, Variant};
-use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similarity, tokens};
+use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similar, tokens};
 use topics::{PlannedTopic, names_to_keep};
 
 /// What can go wrong while generating.
@@ -472,8 +472,8 @@ impl Generator {
                 }
                 let skeleton = fill.skeleton(&candidate_tokens);
                 if taken.iter().any(|t| {
-                    similarity(&t.tokens, &candidate_tokens) >= NEAR_DUPLICATE
-                        || similarity(&t.skeleton, &skeleton) >= SAME_QUESTION
+                    similar(&t.tokens, &candidate_tokens, NEAR_DUPLICATE)
+                        || similar(&t.skeleton, &skeleton, SAME_QUESTION)
                 }) {
                     continue;
                 }
@@ -484,7 +484,7 @@ impl Generator {
                 let rank = if family_repeat == Repeat::Nothing
                     && taken
                         .iter()
-                        .any(|t| similarity(&t.frame, &frame) >= SAME_QUESTION)
+                        .any(|t| similar(&t.frame, &frame, SAME_QUESTION))
                 {
                     Repeat::FamilyOrFrameInSet
                 } else {

@@ -156,6 +156,21 @@ pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     shared as f64 / union as f64
 }
 
+/// Whether `similarity(a, b) >= threshold`, without intersecting sets whose sizes alone
+/// rule it out (the intersection can hold at most the smaller set, the union at least the
+/// larger): the generator asks this of every candidate against every prompt taken.
+pub fn similar(a: &BTreeSet<String>, b: &BTreeSet<String>, threshold: f64) -> bool {
+    let (small, large) = if a.len() <= b.len() {
+        (a.len(), b.len())
+    } else {
+        (b.len(), a.len())
+    };
+    if large > 0 && (small as f64 / large as f64) < threshold {
+        return false;
+    }
+    similarity(a, b) >= threshold
+}
+
 /// Prompts at least this similar count as near-duplicates and are not both kept.
 pub const NEAR_DUPLICATE: f64 = 0.7;
 
