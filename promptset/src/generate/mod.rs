@@ -183,8 +183,7 @@ impl Generator {
                 "competitor-comparison prompts name the brief's competitors: {}",
                 names.join(", ")
             ));
-        }
-        if brief.competitors.is_empty() {
+        } else {
             plan.inferences.push(
                 "no competitors were given, so competitor-comparison prompts ask for alternatives and comparisons without naming rivals"
                     .to_owned(),
@@ -666,15 +665,17 @@ fn favour_rival_topics(
     per_topic: usize,
 ) {
     const NON_BRAND: usize = 0;
+    const COMPETITOR: usize = 1;
+    const BRAND: usize = 2;
     for (index, topic) in topics.iter().enumerate() {
         if topic.rival.is_none() {
             continue;
         }
-        for layer in [1usize, 2] {
+        for layer in [COMPETITOR, BRAND] {
             // Competitor prompts first, then brand prompts take what is left.
             let goal = |counts: &[usize; 3]| match layer {
-                1 => per_topic * 8 / 10,
-                _ => per_topic.saturating_sub(counts[1]),
+                COMPETITOR => per_topic * 8 / 10,
+                _ => per_topic.saturating_sub(counts[COMPETITOR]),
             };
             while counts[index][layer] < goal(&counts[index]) && counts[index][NON_BRAND] > 0 {
                 // The topics with the most of the layer give first, so the others keep
@@ -847,6 +848,12 @@ impl FillContext<'_> {
             .cloned()
     }
 
+    /// Whether the competitor `name` offers `product_line` (any rival fits a slot
+    /// about no line).
+    fn offers(&self, name: &str, product_line: Option<&str>) -> bool {
+        product_line.is_none_or(|line| self.plan.lexicon.offers(self.brief, name, line))
+    }
+
     /// Outside a rival's own topic, the rival offering the slot's product line that the
     /// set has named least so far (the brief's order breaks ties): the strict readings of
     /// issue 8 found rivals of the brief that no prompt named while another had ten.
@@ -862,12 +869,7 @@ impl FillContext<'_> {
         };
         self.competitors
             .iter()
-            .filter(|name| {
-                values
-                    .product_line
-                    .as_deref()
-                    .is_none_or(|line| self.plan.lexicon.offers(self.brief, name, line))
-            })
+            .filter(|name| self.offers(name, values.product_line.as_deref()))
             .min_by_key(|name| uses(name))
             .map(|name| (*name).to_owned())
     }
@@ -1016,11 +1018,7 @@ impl FillContext<'_> {
             .competitors
             .iter()
             .copied()
-            .filter(|name| {
-                product_line
-                    .as_deref()
-                    .is_none_or(|line| lexicon.offers(brief, name, line))
-            })
+            .filter(|name| self.offers(name, product_line.as_deref()))
             .collect();
         let rivals = if fitting.is_empty() {
             self.competitors
@@ -1327,9 +1325,7 @@ impl SlotValues {
                             && fill.topic.rival.as_deref().is_none_or(|r| !n.eq_ignore_ascii_case(r))
                             && n.chars().next().is_some_and(char::is_uppercase)
                             && fill.rival_kind(n) == fill.rival_kind(c)
-                            && self.product_line.as_deref().is_none_or(|line| {
-                                fill.plan.lexicon.offers(fill.brief, n, line)
-                            })
+                            && fill.offers(n, self.product_line.as_deref())
                     })
             }),
             channel => channel,

@@ -141,17 +141,19 @@ impl Lexicon {
     /// Whether the competitor `name` offers the product line `line`; a name the brief
     /// does not list (a generic rival) offers everything.
     pub fn offers(&self, brief: &Brief, name: &str, line: &str) -> bool {
-        brief
+        let Some(lines) = brief
             .competitors
             .iter()
             .position(|c| c.name.trim().eq_ignore_ascii_case(name.trim()))
             .and_then(|i| self.rival_lines.get(i))
             .and_then(Option::as_ref)
-            .is_none_or(|lines| lines.iter().any(|l| l == &line.trim().to_lowercase()))
+        else {
+            return true;
+        };
+        let line = line.trim().to_lowercase();
+        lines.contains(&line)
     }
-}
 
-impl Lexicon {
     /// Reads the audiences and channels of `brief`, noting what was inferred.
     pub fn new(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> Lexicon {
         let mut shortened = Vec::new();

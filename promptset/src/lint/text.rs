@@ -598,14 +598,14 @@ pub fn names_in_competition_sentence(sentence: &str) -> Vec<String> {
     // A name quoted in backticks is taken whole when every word of it is capitalised,
     // acronyms too (`SMA`), which the runs below do not take; a quote with a lowercase
     // word is a product line (`SEO audits`).
-    for (index, quoted) in sentence.split('`').enumerate() {
+    for quoted in sentence.split('`').skip(1).step_by(2) {
         let capitalised = !quoted.trim().is_empty()
             && quoted.split_whitespace().all(|word| {
                 word.chars()
                     .next()
                     .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
             });
-        if index % 2 == 1 && capitalised {
+        if capitalised {
             names.push(quoted.trim().to_owned());
         }
     }
