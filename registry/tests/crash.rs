@@ -477,8 +477,9 @@ async fn kill_during_publishes(database: String) {
     let mut acknowledged = BTreeSet::new();
     let mut multipart_blobs = BTreeSet::new();
     let mut ticket_blobs = BTreeSet::new();
-    // Calibrate: how long the largest publish takes here (debug or release, busy or idle
-    // machine), so the kills spread over the whole of a publish rather than its start.
+    // Calibrate: how long a publish to a freshly started server takes here (debug or
+    // release, busy or idle machine), so the kills spread over the whole of a publish
+    // rather than its start. Every round starts a fresh server, as this does.
     let span = {
         let server = Server::start(&database, &storage, &log);
         let slug = slug_of(0);
@@ -503,7 +504,9 @@ async fn kill_during_publishes(database: String) {
         acknowledged.insert((slug, version_of(round)));
         started.elapsed()
     };
-    let span_ms = u64::try_from(span.as_millis()).unwrap_or(u64::MAX).max(20) * 3 / 2;
+    // Kills fall uniformly over twice a round's length: about half land inside it.
+    let mut span_ms = u64::try_from(span.as_millis()).unwrap_or(u64::MAX).max(10) * 2;
+    let calibration_versions = acknowledged.len();
     for round in 0..ROUNDS {
         let mut server = Server::start(&database, &storage, &log);
         let mut tasks = Vec::new();
@@ -528,27 +531,42 @@ async fn kill_during_publishes(database: String) {
                 server.base.clone(),
                 server.port,
             );
+            let round_start = Instant::now();
             tasks.push(tokio::spawn(async move {
                 let status = if use_tickets {
                     ticket_publish(&client, &base, &token, &slug, &version, &files).await
                 } else {
                     slow_publish(port, &token, &slug, &version, &files, pause).await
                 };
-                (slug, version, status)
+                (slug, version, status, round_start.elapsed())
             }));
         }
         // Anywhere from before the first byte to after the commit.
-        tokio::time::sleep(Duration::from_millis(random.below(span_ms))).await;
+        let kill_at = Duration::from_millis(random.below(span_ms));
+        tokio::time::sleep(kill_at).await;
         server.kill();
+        let mut all_done_before_kill = true;
+        let mut slowest = Duration::ZERO;
         for task in tasks {
-            let (slug, version, status) = task.await.expect("task");
+            let (slug, version, status, took) = task.await.expect("task");
+            slowest = slowest.max(took);
             match status {
                 Some(200) => {
                     acknowledged.insert((slug, version));
+                    all_done_before_kill &= took < kill_at;
                 }
                 Some(status) => panic!("{slug}@{version} was refused with {status}"),
-                None => {}
+                None => all_done_before_kill = false,
             }
+        }
+        // A round that finished before its kill shows how long rounds really take (the
+        // calibration alone can run long on a busy machine, or short): follow it, so the
+        // kills keep landing inside publishes as often as after them.
+        if all_done_before_kill {
+            span_ms = u64::try_from(slowest.as_millis())
+                .unwrap_or(u64::MAX)
+                .max(10)
+                * 2;
         }
     }
     // Orphans are likely by now (blobs written, commit never reached), but not certain:
@@ -608,12 +626,13 @@ async fn kill_during_publishes(database: String) {
         multipart_blobs.len(),
         report.trim()
     );
+    let published_in_rounds = published - calibration_versions;
     assert!(
-        published > 0,
+        published_in_rounds > 0,
         "no publish ever completed: the kill timings are off"
     );
     assert!(
-        published < (ROUNDS * PUBLISHERS) as usize,
+        published_in_rounds < (ROUNDS * PUBLISHERS) as usize,
         "no kill ever interrupted a publish: the kill timings are off"
     );
 }
