@@ -1630,7 +1630,9 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
                 "does" | "doesnt" | "has" | "hasnt" | "is" | "isnt" | "was" | "wasnt"
             )
             && !word.punct_after
-            && !words[index.saturating_sub(3)..index]
+            // `Which of The Motley Fool's newsletters is`: the subject is `which`; a
+            // rival's name can put the `of` five words back.
+            && !words[index.saturating_sub(5)..index]
                 .iter()
                 .any(|w| matches!(w.lower.as_str(), "of" | "among" | "between"))
             && !is_question_inversion(words, index)
@@ -2790,6 +2792,7 @@ mod tests {
     fn keeps_good_prompts() {
         for good in [
             "Which product analytics tools can replace GA4 for a Shopify store, and what do they cost per month?",
+            "Which of The Motley Fool's newsletters is best for a beginner?",
             "Which trade shows in Germany are worth visiting to compare valve makers?",
             "Do any accountants offer a fixed fee worldwide?",
             "What do UK accountants usually charge a sole trader for Making Tax Digital filing?",
