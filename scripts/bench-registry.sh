@@ -230,6 +230,9 @@ done
 cat "$WORK/machine.txt" | sed 's/^/# /'
 
 echo "# load: wrk threads=$THREADS conns=$CONNS duration=$DURATION runs=$RUNS"
+# Results of an earlier invocation in the same WORK (more runs, or one per instance)
+# would be counted in this summary.
+for t in $TARGETS; do rm -f "$WORK/results/$t".run*.txt; done
 for run in $(seq 1 "$RUNS"); do
   for t in $TARGETS; do
     args=(-t"$THREADS" -c"$CONNS" -d"$DURATION" --latency)
