@@ -226,6 +226,8 @@ impl Generator {
         let skeleton_drop = skeleton_drop(brief, &plan);
         let frame_drop = frame_drop(brief, &plan, &skeleton_drop);
         let mut filled: Vec<Filled> = Vec::new();
+        // Slots a topic could not fill (its templates ran dry), by topic and layer.
+        let mut unfilled: Vec<(usize, Layer, FunnelStage)> = Vec::new();
         for (index, topic) in plan.topics.iter().enumerate() {
             let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
             let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
@@ -277,8 +279,9 @@ impl Generator {
                             }
                         };
                         slot += 1;
-                        if let Some(found) = found {
-                            filled.push(found);
+                        match found {
+                            Some(found) => filled.push(found),
+                            None => unfilled.push((index, *layer, *stage)),
                         }
                     }
                 }
@@ -286,11 +289,57 @@ impl Generator {
             let made = filled.len() - before;
             if made < options.prompts_per_topic {
                 let message = format!(
-                    "topic `{}` got {made} of {} prompts: the templates ran out of distinct phrasings",
+                    "topic `{}` got {made} of {} prompts: the templates ran out of distinct phrasings; the other topics take its place",
                     topic.name, options.prompts_per_topic
                 );
                 plan.inferences.push(message.clone());
                 warnings.push(message);
+            }
+        }
+        // A slot a topic could not fill goes to the next topic that can take one more
+        // prompt of its layer, so the set keeps its size and its layer mix.
+        for (from, layer, stage) in unfilled {
+            for step in 1..plan.topics.len() {
+                let index = (from + step) % plan.topics.len();
+                let topic = &plan.topics[index];
+                let mut rng = SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topic.name));
+                let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+                let slot =
+                    options.prompts_per_topic + filled.iter().filter(|f| f.topic == index).count();
+                let fill = FillContext {
+                    brief,
+                    topic,
+                    topic_index: index,
+                    plan: &plan,
+                    keep: &keep,
+                    competitors: &competitors,
+                    season: season.as_deref(),
+                    language: &language,
+                    skeleton_drop: &skeleton_drop,
+                    frame_drop: &frame_drop,
+                };
+                let mut found = None;
+                let stages =
+                    std::iter::once(stage).chain(FunnelStage::ALL.iter().copied().filter(|s| {
+                        *s != stage
+                            && stage_weights(layer, brief.business_model)[fallback_index(*s)] > 0.0
+                    }));
+                for stage in stages {
+                    found =
+                        self.fill_slot(&fill, layer, stage, slot, offsets, &mut rng, &filled)?;
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                if let Some(found) = found {
+                    // Beside its topic's other prompts.
+                    let at = filled
+                        .iter()
+                        .rposition(|f| f.topic == index)
+                        .map_or(filled.len(), |last| last + 1);
+                    filled.insert(at, found);
+                    break;
+                }
             }
         }
         // A topic without prompts cannot stay in the map (the set would not validate).

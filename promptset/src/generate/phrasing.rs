@@ -129,6 +129,22 @@ impl Noun {
         // The head is the last word before a post-modifier (`executive search for
         // engineering leaders` is headed by `search`).
         let (head_part, tail) = split_post_modifier(&text);
+        // Two kinds joined (`hiking guides and gear reviews`, `bedding and bath linens`):
+        // plural together; each kind singular before a noun (`hiking guide and gear
+        // review sites`); one of them is the first kind (`a hiking guide`), since `a
+        // hiking guide and gear review` is not one thing.
+        if let Some((first, rest)) = head_part.split_once(" and ")
+            && !first.is_empty()
+            && !rest.is_empty()
+        {
+            let (first, rest) = (Noun::parse(first, keep), Noun::parse(rest, keep));
+            return Noun {
+                bare: text.clone(),
+                modifier: format!("{} and {}{tail}", first.modifier, rest.modifier),
+                one: first.one,
+                mass: false,
+            };
+        }
         let words: Vec<&str> = head_part.split_whitespace().collect();
         let Some(last) = words.last() else {
             return Noun {
@@ -298,6 +314,20 @@ pub fn plural(word: &str) -> String {
         return format!("{stem}people");
     }
     format!("{word}s")
+}
+
+/// The plural of a noun phrase in the singular (`laptop` → `laptops`, `tent` →
+/// `tents`); a phrase headed by a mass noun (`gear`, `software`) stays as it is.
+pub fn plural_phrase(phrase: &str) -> String {
+    let (head, last) = match phrase.rsplit_once(' ') {
+        Some((head, last)) => (format!("{head} "), last),
+        None => (String::new(), phrase),
+    };
+    let lower = last.to_lowercase();
+    if last.is_empty() || MASS.contains(&lower.as_str()) {
+        return phrase.to_owned();
+    }
+    format!("{head}{}", plural(last))
 }
 
 /// `mens shirts` → `men's shirts`: possessives brief writers leave out.
@@ -594,6 +624,26 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
         }
     }
     let mut short = text[..cut].trim().to_owned();
+    // A participle after a plural head starts a description too, whatever the verb
+    // (`weekend hikers planning their first overnight trip` → `weekend hikers`,
+    // `tech companies sponsoring H-1B workers` → `tech companies`); `working parents`
+    // keeps its `-ing` word, which comes first, and so does `B2B SaaS marketing teams`,
+    // where the `-ing` word is a noun before another.
+    let words: Vec<&str> = short.split(' ').collect();
+    if let Some(at) = (1..words.len()).find(|&i| {
+        let (before, word) = (words[i - 1].to_lowercase(), words[i].to_lowercase());
+        let noun_follows = words
+            .get(i + 1)
+            .is_some_and(|next| is_plural(&next.to_lowercase()));
+        word.len() > 4
+            && word.ends_with("ing")
+            && !MASS.contains(&word.as_str())
+            && !noun_follows
+            && before.ends_with('s')
+            && !before.ends_with("ss")
+    }) {
+        short = words[..at].join(" ");
+    }
     if short.split_whitespace().count() >= 5 {
         let padded = format!("{short} ");
         let mut cut = short.len();
@@ -1220,6 +1270,27 @@ mod tests {
     }
 
     #[test]
+    fn two_kinds_joined_are_plural_together() {
+        let guides = Noun::parse("hiking guides and gear reviews", &[]);
+        assert_eq!(guides.bare, "hiking guides and gear reviews");
+        assert_eq!(guides.modifier, "hiking guide and gear review");
+        assert_eq!(guides.one.as_deref(), Some("a hiking guide"));
+        assert!(!guides.mass);
+        let linens = Noun::parse("bedding and bath linens", &[]);
+        assert_eq!(linens.one, None);
+        assert_eq!(linens.be(), "are");
+    }
+
+    #[test]
+    fn phrases_take_their_plural() {
+        assert_eq!(plural_phrase("laptop"), "laptops");
+        assert_eq!(plural_phrase("hiking gear"), "hiking gear");
+        assert_eq!(plural_phrase("tent"), "tents");
+        assert_eq!(plural_phrase("camping stove"), "camping stoves");
+        assert_eq!(plural_phrase("accessory"), "accessories");
+    }
+
+    #[test]
     fn audiences_are_shortened() {
         assert_eq!(
             short_audience("men aged 25-45 who buy clothing on Amazon and Walmart", &[]),
@@ -1236,6 +1307,23 @@ mod tests {
             "families in Melbourne"
         );
         assert_eq!(short_audience("freelancers", &[]), "freelancers");
+        assert_eq!(
+            short_audience("weekend hikers planning their first overnight trip", &[]),
+            "weekend hikers"
+        );
+        assert_eq!(
+            short_audience("tech companies sponsoring H-1B workers", &[]),
+            "tech companies"
+        );
+        assert_eq!(short_audience("working parents", &[]), "working parents");
+        assert_eq!(
+            short_audience("B2B SaaS marketing teams", &[]),
+            "B2B SaaS marketing teams"
+        );
+        assert_eq!(
+            short_audience("parents of children building robots", &[]),
+            "parents of children"
+        );
         assert_eq!(
             short_audience("people over 50 getting back into exercise", &[]),
             "people over 50"

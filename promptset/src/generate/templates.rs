@@ -419,6 +419,11 @@ impl Templates {
                 .expect("the default delimiters are valid"),
         );
         env.add_filter("article", |noun: String| with_article(&noun));
+        // `{{ obj|plural }}`, not `{{ obj }}s`: `gear` has no plural, `accessory` is
+        // `accessories`.
+        env.add_filter("plural", |noun: String| {
+            crate::generate::phrasing::plural_phrase(&noun)
+        });
         let mut names = HashSet::new();
         let mut sources: Vec<(String, String)> = Vec::new();
         if let Some(dir) = overrides {

@@ -1563,8 +1563,14 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
                 }
                 if MASS_NOUNS.contains(&noun.lower.as_str()) {
                     let after = words.get(index + offset + 1);
+                    // `a bedding and bath linen brand`: the mass noun is one of two
+                    // modifiers of a head further on.
                     let ends_phrase = noun.punct_after
-                        || after.is_none_or(|a| is_function_word(&a.lower) || is_verbish(&a.lower));
+                        || after.is_none_or(|a| {
+                            (is_function_word(&a.lower)
+                                && !matches!(a.lower.as_str(), "and" | "or"))
+                                || is_verbish(&a.lower)
+                        });
                     // `one product analytics`: only `one` is wrong with a mass noun
                     // that is also a modifier ("a marketing agency" is fine).
                     if ends_phrase {
@@ -1857,6 +1863,14 @@ fn wh_number(prompt: &str, words: &[Word<'_>], index: usize) -> Option<String> {
             {
                 return None;
             }
+            // `the best hiking guide and gear review sites`: the head comes after the
+            // `and`, which this reading does not follow.
+            if words
+                .get(head + 1)
+                .is_some_and(|w| matches!(w.lower.as_str(), "and" | "or"))
+            {
+                return None;
+            }
             let plural = is_plural(head_word);
             let said = &prompt[words[start].start..end_of(head_word)];
             if second.lower == "are"
@@ -1913,11 +1927,14 @@ fn wh_number(prompt: &str, words: &[Word<'_>], index: usize) -> Option<String> {
             let head = phrase_head(words, index + 2)?;
             let head_word = &words[head];
             let first_word = &words[index + 2];
+            // A name (`Gusto`, `7shifts`) or a possessive (`7shifts' pricing`) is no
+            // plural subject.
             if first_word
                 .text
                 .chars()
                 .next()
-                .is_some_and(char::is_uppercase)
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+                || first_word.text.ends_with(['\'', '\u{2019}'])
                 || !is_plural(head_word)
             {
                 return None;
@@ -2606,17 +2623,26 @@ fn template_residue(prompt: &str, words: &[Word<'_>], context: &Context, push: &
             None,
         );
     }
-    let content: Vec<&str> = lower
+    // Content words, and whether each is capitalised inside the sentence (part of a
+    // name): `Aurora Music School` and `Yamaha Music School` share `music school`
+    // without any slot doubled.
+    let content: Vec<(&str, bool)> = words
         .iter()
-        .copied()
-        .filter(|w| w.len() > 3 && !is_function_word(w))
+        .filter(|w| w.lower.len() > 3 && !is_function_word(&w.lower))
+        .map(|w| {
+            let named = !w.sentence_start && w.text.chars().next().is_some_and(char::is_uppercase);
+            (w.lower.as_str(), named)
+        })
         .collect();
-    let pairs: Vec<(&str, &str)> = content.windows(2).map(|w| (w[0], w[1])).collect();
-    if pairs
-        .iter()
-        .enumerate()
-        .any(|(i, pair)| pairs[i + 2.min(pairs.len() - i)..].contains(pair))
-    {
+    let pairs: Vec<((&str, &str), bool)> = content
+        .windows(2)
+        .map(|w| ((w[0].0, w[1].0), w[0].1 && w[1].1))
+        .collect();
+    if pairs.iter().enumerate().any(|(i, (pair, named))| {
+        pairs[i + 2.min(pairs.len() - i)..]
+            .iter()
+            .any(|(other, other_named)| other == pair && !(*named && *other_named))
+    }) {
         push(
             "doubled-word",
             "a two-word phrase comes twice; one of them is a slot filled with the topic".to_owned(),
@@ -2793,6 +2819,10 @@ mod tests {
         for good in [
             "Which product analytics tools can replace GA4 for a Shopify store, and what do they cost per month?",
             "Which of The Motley Fool's newsletters is best for a beginner?",
+            "How does 7shifts' pricing compare with other tools?",
+            "What are the best hiking guide and gear review sites for weekend hikers?",
+            "What should I check on a bedding and bath linen brand's website before my first order?",
+            "Is Aurora Music School a good alternative to Yamaha Music School?",
             "Which trade shows in Germany are worth visiting to compare valve makers?",
             "Do any accountants offer a fixed fee worldwide?",
             "What do UK accountants usually charge a sole trader for Making Tax Digital filing?",
