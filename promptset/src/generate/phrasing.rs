@@ -949,8 +949,37 @@ pub fn is_supply_side(audience: &str, offer: &Noun) -> bool {
         "freelance",
     ]
     .iter()
-    .any(|w| lower.contains(w) && !(*w == "owner" && lower.contains("homeowner")))
+    .any(|w| lower.contains(w) && (*w != "owner" || owns_what_is_listed(&lower)))
         || (!head.is_empty() && lower.contains(&head))
+}
+
+/// Whether owners in an audience own what a marketplace lists (`property owners`,
+/// `independent hotel owners`), rather than what its users book for (`dog owners` book
+/// sitters, `homeowners` book plumbers).
+fn owns_what_is_listed(audience: &str) -> bool {
+    !audience.contains("homeowner")
+        && [
+            "property",
+            "properties",
+            "holiday home",
+            "villa",
+            "cottage",
+            "apartment",
+            "flat",
+            "rental",
+            "accommodation",
+            "hotel",
+            "guesthouse",
+            "b&b",
+            "cabin",
+            "restaurant",
+            "shop",
+            "store",
+            "salon",
+            "studio",
+        ]
+        .iter()
+        .any(|thing| audience.contains(thing))
 }
 
 /// Whether a marketplace's product line is sold to the side that lists (`Host
@@ -1279,6 +1308,22 @@ mod tests {
         let linens = Noun::parse("bedding and bath linens", &[]);
         assert_eq!(linens.one, None);
         assert_eq!(linens.be(), "are");
+    }
+
+    #[test]
+    fn owners_list_only_what_they_own() {
+        let offer = Noun::parse("pet sitting", &[]);
+        assert!(!is_supply_side(
+            "dog owners who work long office days",
+            &offer
+        ));
+        assert!(!is_supply_side("homeowners", &offer));
+        let stays = Noun::parse("holiday rentals", &[]);
+        assert!(is_supply_side(
+            "property owners who want to rent out a holiday home",
+            &stays
+        ));
+        assert!(is_supply_side("independent hotel owners", &stays));
     }
 
     #[test]
