@@ -132,11 +132,22 @@ impl Noun {
         // Two kinds joined (`hiking guides and gear reviews`, `bedding and bath linens`):
         // plural together; each kind singular before a noun (`hiking guide and gear
         // review sites`); one of them is the first kind (`a hiking guide`), since `a
-        // hiking guide and gear review` is not one thing.
+        // hiking guide and gear review` is not one thing. Joined in the singular
+        // (`managed detection and response`, `pet sitting and dog walking`), they name one
+        // service, used like a mass noun: never `a managed detection`.
         if let Some((first, rest)) = head_part.split_once(" and ")
             && !first.is_empty()
             && !rest.is_empty()
         {
+            let last = rest.rsplit(' ').next().unwrap_or(rest).to_lowercase();
+            if !is_plural(&last) {
+                return Noun {
+                    bare: text.clone(),
+                    modifier: head_part.to_owned(),
+                    one: None,
+                    mass: true,
+                };
+            }
             let (first, rest) = (Noun::parse(first, keep), Noun::parse(rest, keep));
             return Noun {
                 bare: text.clone(),
@@ -1305,6 +1316,9 @@ mod tests {
         assert_eq!(guides.modifier, "hiking guide and gear review");
         assert_eq!(guides.one.as_deref(), Some("a hiking guide"));
         assert!(!guides.mass);
+        let mdr = Noun::parse("Managed detection and response", &[]);
+        assert_eq!(mdr.one, None);
+        assert!(mdr.mass);
         let linens = Noun::parse("bedding and bath linens", &[]);
         assert_eq!(linens.one, None);
         assert_eq!(linens.be(), "are");

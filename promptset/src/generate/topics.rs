@@ -586,7 +586,10 @@ fn related_lines(brief: &Brief, texts: &[&str]) -> Vec<String> {
 fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String]) -> TopicType {
     let text = format!("{name} {description} {}", keywords.join(" ")).to_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
-    if has(&[
+    // A comparison in a seed keyword (`linen vs percale`) is about the topic's own
+    // choice; only the name or description makes a topic about a rival.
+    let named = format!("{name} {description}").to_lowercase();
+    if [
         "alternative",
         " vs",
         "versus",
@@ -594,7 +597,10 @@ fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String])
         "competitor",
         "替代",
         "对比",
-    ]) || brief.competitors.iter().any(|c| mentions(&text, &c.name))
+    ]
+    .iter()
+    .any(|w| named.contains(w))
+        || brief.competitors.iter().any(|c| mentions(&text, &c.name))
     {
         TopicType::CompetitorAlternative
     } else if has(&[
