@@ -139,8 +139,8 @@ impl Noun {
             && !first.is_empty()
             && !rest.is_empty()
         {
-            let last = rest.rsplit(' ').next().unwrap_or(rest).to_lowercase();
-            if !is_plural(&last) {
+            let last_of = |phrase: &str| phrase.rsplit(' ').next().unwrap_or(phrase).to_lowercase();
+            if !is_plural(&last_of(rest)) {
                 return Noun {
                     bare: text.clone(),
                     modifier: head_part.to_owned(),
@@ -148,13 +148,18 @@ impl Noun {
                     mass: true,
                 };
             }
-            let (first, rest) = (Noun::parse(first, keep), Noun::parse(rest, keep));
-            return Noun {
-                bare: text.clone(),
-                modifier: format!("{} and {}{tail}", first.modifier, rest.modifier),
-                one: first.one,
-                mass: false,
-            };
+            // `managed detection and response providers`: two modifiers of one head,
+            // read as one noun below.
+            let first_last = last_of(first);
+            if is_plural(&first_last) || is_mass(&first_last) {
+                let (first, rest) = (Noun::parse(first, keep), Noun::parse(rest, keep));
+                return Noun {
+                    bare: text.clone(),
+                    modifier: format!("{} and {}{tail}", first.modifier, rest.modifier),
+                    one: first.one,
+                    mass: false,
+                };
+            }
         }
         let words: Vec<&str> = head_part.split_whitespace().collect();
         let Some(last) = words.last() else {
@@ -1019,6 +1024,10 @@ pub fn is_supply_line(label: &str) -> bool {
 
 /// How a customer gets what a marketplace lists: `book` stays and repairs, `hire` people.
 pub fn marketplace_verb(noun: &Noun) -> (&'static str, &'static str) {
+    // An activity (`private tutoring`, `dog walking`) is booked; its people are hired.
+    if is_gerund(&noun.head()) {
+        return ("book", "booking");
+    }
     if noun.is_agent()
         || [
             "tradesperson",
@@ -1319,6 +1328,11 @@ mod tests {
         let mdr = Noun::parse("Managed detection and response", &[]);
         assert_eq!(mdr.one, None);
         assert!(mdr.mass);
+        let providers = Noun::parse("managed detection and response providers", &[]);
+        assert_eq!(
+            providers.one.as_deref(),
+            Some("a managed detection and response provider")
+        );
         let linens = Noun::parse("bedding and bath linens", &[]);
         assert_eq!(linens.one, None);
         assert_eq!(linens.be(), "are");
@@ -1402,6 +1416,14 @@ mod tests {
         assert_eq!(marketplace_offer("travel booking marketplace"), None);
         let developers = Noun::parse("freelance developers", &[]);
         assert_eq!(marketplace_verb(&developers).0, "hire");
+        assert_eq!(
+            marketplace_verb(&Noun::parse("Private tutoring", &[])).0,
+            "book"
+        );
+        assert_eq!(
+            marketplace_verb(&Noun::parse("maths tutors", &[])).0,
+            "hire"
+        );
         assert_eq!(
             marketplace_verb(&Noun::parse("holiday rentals", &[])).0,
             "book"

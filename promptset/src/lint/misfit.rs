@@ -1601,6 +1601,8 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
             "a" | "an" | "one" | "each" | "every" | "another"
         ) && let Some(head) = phrase_head(words, index + 1)
             && is_plural(&words[head])
+            // `a good kids' helmet`: a possessive plural is a determiner, not the head.
+            && !prompt[end_of(&words[head])..].starts_with(['\'', '\u{2019}'])
             && !words[index + 1..head]
                 .iter()
                 .any(|w| w.text.contains(['\'', '\u{2019}']))
@@ -2820,6 +2822,7 @@ mod tests {
             "Which product analytics tools can replace GA4 for a Shopify store, and what do they cost per month?",
             "Which of The Motley Fool's newsletters is best for a beginner?",
             "How does 7shifts' pricing compare with other tools?",
+            "How much should I expect to pay for a good kids' helmet?",
             "What are the best hiking guide and gear review sites for weekend hikers?",
             "What should I check on a bedding and bath linen brand's website before my first order?",
             "Is Aurora Music School a good alternative to Yamaha Music School?",
