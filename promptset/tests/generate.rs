@@ -287,6 +287,32 @@ fn flags_scale_the_pack_and_keep_the_mix() {
     }
 }
 
+/// A topic whose templates run dry hands its slots to the other topics: the thin brief
+/// at 20 prompts a topic has one such topic, and the set still holds all 100 prompts.
+#[test]
+fn a_dry_topic_hands_its_slots_to_the_others() {
+    let generator = Generator::new(None).expect("templates");
+    let brief = load(&root().join("fixtures/briefs/thin-dental-clinic.json"));
+    let options = Options {
+        prompts_per_topic: 20,
+        ..Options::default()
+    };
+    let generated = generator.generate(&brief, &options).expect("generates");
+    let dry: Vec<&String> = generated
+        .warnings
+        .iter()
+        .filter(|w| w.contains("ran out of distinct phrasings"))
+        .collect();
+    assert!(
+        !dry.is_empty(),
+        "no topic ran dry: {:?}",
+        generated.warnings
+    );
+    let set = &generated.set;
+    assert_eq!(set.prompts.len(), set.topic_map.len() * 20);
+    assert_rules("thin brief, 20 a topic", set);
+}
+
 #[test]
 fn thin_brief_warns_and_says_what_was_assumed() {
     let generator = Generator::new(None).expect("templates");

@@ -27,9 +27,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{
-    Bm25Weight, BooleanQuery, BoostQuery, EnableScoring, Occur, Query, TermQuery,
-};
+use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
 };
@@ -81,6 +79,11 @@ const EXACT_WEIGHT: f32 = 100.0;
 /// score, so it cannot change which documents rank first when another clause matches at
 /// least the candidates wanted, yet scoring it meant visiting every document.
 const UNINFORMATIVE_IDF: f32 = 0.01;
+
+/// BM25's term-frequency saturation as tantivy scores with it (its `K1`); the score
+/// ceiling of [`WordClause::most`] depends on it, and the test
+/// `the_score_floor_changes_no_hit` would catch a tantivy that scored with another.
+const BM25_K1: f32 = 1.2;
 
 /// The BM25 inverse document frequency tantivy scores with.
 fn idf(matches: u64, documents: u64) -> f32 {
@@ -499,7 +502,18 @@ impl SearchIndex {
             .iter()
             .filter(|(_, _, _, matches)| informative(*matches))
             .any(|(_, _, _, matches)| *matches >= limit as u64);
-        words.retain(|(_, _, _, matches)| !enough_without || informative(*matches));
+        let words = words
+            .into_iter()
+            .filter(|(_, _, _, matches)| !enough_without || informative(*matches))
+            .map(|(word, term, weight, matches)| WordClause {
+                word,
+                term,
+                weight,
+                // BM25's ceiling, reached by no document: weight × idf × (1 + k1) as the
+                // term frequency grows without bound, whatever the length.
+                most: weight * idf(matches, documents) * (1.0 + BM25_K1),
+            })
+            .collect();
         Ok((exact, words))
     }
 
@@ -513,38 +527,30 @@ impl SearchIndex {
     ) -> Result<Option<EveryWord>, DbError> {
         // Per query word: its clauses, and the most they can add together.
         let mut groups: Vec<(Clauses, Score)> = Vec::new();
-        for (word, term, weight, _) in words {
-            if groups.len() <= *word {
-                groups.resize_with(*word + 1, || (Vec::new(), 0.0));
+        for clause in words {
+            if groups.len() <= clause.word {
+                groups.resize_with(clause.word + 1, || (Vec::new(), 0.0));
             }
-            let (clauses, most) = &mut groups[*word];
-            clauses.push((Occur::Should, boosted(term.clone(), *weight)));
-            // The most this clause can add, whatever the frequency and length (BM25's
-            // ceiling): loose, but free, where the best document's score is a search.
-            *most += Bm25Weight::for_terms(searcher, std::slice::from_ref(term))
-                .map_err(index_error)?
-                .boost_by(*weight)
-                .max_score();
+            let (clauses, most) = &mut groups[clause.word];
+            clauses.push((Occur::Should, boosted(clause.term.clone(), clause.weight)));
+            *most += clause.most;
         }
         groups.retain(|(clauses, _)| !clauses.is_empty());
         if groups.len() < 2 {
             return Ok(None);
         }
         let most: Vec<Score> = groups.iter().map(|(_, most)| *most).collect();
-        let groups: Vec<Box<dyn Query>> = groups
-            .into_iter()
-            .map(|(mut clauses, _)| -> Box<dyn Query> {
-                if clauses.len() == 1 {
-                    clauses.remove(0).1
-                } else {
-                    Box::new(BooleanQuery::new(clauses))
-                }
-            })
-            .collect();
         let every_word = BooleanQuery::new(
             groups
-                .iter()
-                .map(|group| (Occur::Must, group.box_clone()))
+                .into_iter()
+                .map(|(mut clauses, _)| {
+                    let clause: Box<dyn Query> = if clauses.len() == 1 {
+                        clauses.remove(0).1
+                    } else {
+                        Box::new(BooleanQuery::new(clauses))
+                    };
+                    (Occur::Must, clause)
+                })
                 .collect(),
         );
         let hits = searcher
@@ -582,9 +588,15 @@ impl SearchIndex {
 /// Clauses of a boolean query.
 type Clauses = Vec<(Occur, Box<dyn Query>)>;
 
-/// A word clause: the query word's position, its term in one field, the field's weight
-/// and the number of documents the term is in.
-type WordClause = (usize, Term, f32, u64);
+/// A word clause: the query word's position, its term in one field, and the field's
+/// weight.
+struct WordClause {
+    word: usize,
+    term: Term,
+    weight: f32,
+    /// The most the clause can add to a document's score.
+    most: Score,
+}
 
 /// The best documents that have every query word.
 struct EveryWord {
@@ -667,7 +679,7 @@ impl Best {
 /// The whole-query clause (`exact`, required or not) and every word clause.
 fn full_query(exact: Box<dyn Query>, occur: Occur, words: Vec<WordClause>) -> BooleanQuery {
     let mut clauses: Clauses = vec![(occur, exact)];
-    for (_, term, weight, _) in words {
+    for WordClause { term, weight, .. } in words {
         clauses.push((Occur::Should, boosted(term, weight)));
     }
     BooleanQuery::new(clauses)

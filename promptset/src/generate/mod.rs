@@ -225,12 +225,32 @@ impl Generator {
         // get its skeleton; built once per set, not once per candidate.
         let skeleton_drop = skeleton_drop(brief, &plan);
         let frame_drop = frame_drop(brief, &plan, &skeleton_drop);
+        // Every slot of the set is filled in the same context but for its topic; the
+        // closure copies these references into each.
+        let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
+        let (language_code, skeleton_drop, frame_drop) =
+            (&language[..], &skeleton_drop, &frame_drop);
+        let (plan_ref, topics) = (&plan, &plan.topics);
+        let context = move |index: usize| FillContext {
+            brief,
+            topic: &topics[index],
+            topic_index: index,
+            plan: plan_ref,
+            keep,
+            competitors,
+            season,
+            language: language_code,
+            skeleton_drop,
+            frame_drop,
+        };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill (its templates ran dry), by topic and layer.
         let mut unfilled: Vec<(usize, Layer, FunnelStage)> = Vec::new();
-        for (index, topic) in plan.topics.iter().enumerate() {
+        let mut dry = Vec::new();
+        for (index, topic) in topics.iter().enumerate() {
             let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
             let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+            let fill = context(index);
             let mut slot = 0usize;
             let before = filled.len();
             for (layer_index, layer) in Layer::ALL.iter().enumerate() {
@@ -241,43 +261,9 @@ impl Generator {
                 );
                 for (stage_index, stage) in FunnelStage::ALL.iter().enumerate() {
                     for _ in 0..per_stage[stage_index] {
-                        let fill = FillContext {
-                            brief,
-                            topic,
-                            topic_index: index,
-                            plan: &plan,
-                            keep: &keep,
-                            competitors: &competitors,
-                            season: season.as_deref(),
-                            language: &language,
-                            skeleton_drop: &skeleton_drop,
-                            frame_drop: &frame_drop,
-                        };
-                        let found = self
-                            .fill_slot(&fill, *layer, *stage, slot, offsets, &mut rng, &filled)?;
-                        let found = match found {
-                            Some(found) => Some(found),
-                            // The stage ran dry: any stage of the layer will do.
-                            None => {
-                                let mut other = None;
-                                for fallback in FunnelStage::ALL {
-                                    if *fallback == *stage
-                                        || stage_weights(*layer, brief.business_model)
-                                            [fallback_index(*fallback)]
-                                            == 0.0
-                                    {
-                                        continue;
-                                    }
-                                    other = self.fill_slot(
-                                        &fill, *layer, *fallback, slot, offsets, &mut rng, &filled,
-                                    )?;
-                                    if other.is_some() {
-                                        break;
-                                    }
-                                }
-                                other
-                            }
-                        };
+                        let found = self.fill_in_layer(
+                            &fill, *layer, *stage, slot, offsets, &mut rng, &filled,
+                        )?;
                         slot += 1;
                         match found {
                             Some(found) => filled.push(found),
@@ -288,49 +274,31 @@ impl Generator {
             }
             let made = filled.len() - before;
             if made < options.prompts_per_topic {
-                let message = format!(
+                dry.push(format!(
                     "topic `{}` got {made} of {} prompts: the templates ran out of distinct phrasings; the other topics take its place",
                     topic.name, options.prompts_per_topic
-                );
-                plan.inferences.push(message.clone());
-                warnings.push(message);
+                ));
             }
         }
         // A slot a topic could not fill goes to the next topic that can take one more
         // prompt of its layer, so the set keeps its size and its layer mix.
         for (from, layer, stage) in unfilled {
-            for step in 1..plan.topics.len() {
-                let index = (from + step) % plan.topics.len();
-                let topic = &plan.topics[index];
-                let mut rng = SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topic.name));
+            for step in 1..topics.len() {
+                let index = (from + step) % topics.len();
+                let mut rng =
+                    SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topics[index].name));
                 let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
                 let slot =
                     options.prompts_per_topic + filled.iter().filter(|f| f.topic == index).count();
-                let fill = FillContext {
-                    brief,
-                    topic,
-                    topic_index: index,
-                    plan: &plan,
-                    keep: &keep,
-                    competitors: &competitors,
-                    season: season.as_deref(),
-                    language: &language,
-                    skeleton_drop: &skeleton_drop,
-                    frame_drop: &frame_drop,
-                };
-                let mut found = None;
-                let stages =
-                    std::iter::once(stage).chain(FunnelStage::ALL.iter().copied().filter(|s| {
-                        *s != stage
-                            && stage_weights(layer, brief.business_model)[fallback_index(*s)] > 0.0
-                    }));
-                for stage in stages {
-                    found =
-                        self.fill_slot(&fill, layer, stage, slot, offsets, &mut rng, &filled)?;
-                    if found.is_some() {
-                        break;
-                    }
-                }
+                let found = self.fill_in_layer(
+                    &context(index),
+                    layer,
+                    stage,
+                    slot,
+                    offsets,
+                    &mut rng,
+                    &filled,
+                )?;
                 if let Some(found) = found {
                     // Beside its topic's other prompts.
                     let at = filled
@@ -342,6 +310,8 @@ impl Generator {
                 }
             }
         }
+        plan.inferences.extend(dry.iter().cloned());
+        warnings.extend(dry);
         // A topic without prompts cannot stay in the map (the set would not validate).
         let used: BTreeSet<usize> = filled.iter().map(|f| f.topic).collect();
         let set = strategy::assemble(
@@ -412,6 +382,35 @@ impl Generator {
             warnings.push(message);
         }
         Ok(fallback)
+    }
+
+    /// [`Self::fill_slot`] at `stage`, or when that stage has run dry, at any other stage
+    /// the layer uses.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one slot needs all of its coordinates"
+    )]
+    fn fill_in_layer(
+        &self,
+        fill: &FillContext<'_>,
+        layer: Layer,
+        stage: FunnelStage,
+        slot: usize,
+        offsets: [usize; 4],
+        rng: &mut SplitMix64,
+        taken: &[Filled],
+    ) -> Result<Option<Filled>, GenerateError> {
+        let weights = stage_weights(layer, fill.brief.business_model);
+        let others = FunnelStage::ALL
+            .iter()
+            .copied()
+            .filter(|other| *other != stage && weights[fallback_index(*other)] > 0.0);
+        for stage in std::iter::once(stage).chain(others) {
+            if let Some(found) = self.fill_slot(fill, layer, stage, slot, offsets, rng, taken)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
     }
 
     #[expect(
@@ -640,24 +639,28 @@ fn obeys_layer(text: &str, layer: Layer, brief: &Brief, language: &str, offer: &
     let names_brand = mentions(text, &brief.brand_name);
     // A rival named with a word of the offering (Spaces, coworking spaces) is named
     // only where the word is capitalised, as the lint reads it.
-    let named_rivals = || {
-        brief.competitors.iter().filter(|c| {
-            let name = c.name.trim().to_lowercase();
-            mentions(text, &c.name)
-                && (!crate::lint::text::is_common_word(&name, [offer])
-                    || crate::lint::text::mentions_capitalised(text, &name))
-        })
-    };
-    let names_rival = named_rivals().next().is_some();
+    let mut named_rivals = brief.competitors.iter().filter(|c| {
+        let name = c.name.trim().to_lowercase();
+        mentions(text, &c.name)
+            && (!crate::lint::text::is_common_word(&name, [offer])
+                || crate::lint::text::mentions_capitalised(text, &name))
+    });
     // A rival written as a name (`Crunch`, not `local high-street accountants`): only
     // such a name is read as a rival without comparison wording, by readers and lint.
-    let names_a_proper_rival = named_rivals().any(|c| {
+    let is_proper = |c: &&crate::brief::Competitor| {
         c.name
             .trim()
             .chars()
             .next()
             .is_some_and(|first| !first.is_lowercase())
-    });
+    };
+    let (names_rival, names_a_proper_rival) = match named_rivals.next() {
+        None => (false, false),
+        Some(first) => (
+            true,
+            is_proper(&first) || named_rivals.any(|c| is_proper(&c)),
+        ),
+    };
     match layer {
         Layer::NonBrandDiscovery => !names_brand && !names_rival,
         Layer::CompetitorComparison => {

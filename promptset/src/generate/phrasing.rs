@@ -332,20 +332,6 @@ pub fn plural(word: &str) -> String {
     format!("{word}s")
 }
 
-/// The plural of a noun phrase in the singular (`laptop` → `laptops`, `tent` →
-/// `tents`); a phrase headed by a mass noun (`gear`, `software`) stays as it is.
-pub fn plural_phrase(phrase: &str) -> String {
-    let (head, last) = match phrase.rsplit_once(' ') {
-        Some((head, last)) => (format!("{head} "), last),
-        None => (String::new(), phrase),
-    };
-    let lower = last.to_lowercase();
-    if last.is_empty() || MASS.contains(&lower.as_str()) {
-        return phrase.to_owned();
-    }
-    format!("{head}{}", plural(last))
-}
-
 /// `mens shirts` → `men's shirts`: possessives brief writers leave out.
 pub fn fix_possessives(text: &str) -> String {
     text.split(' ')
@@ -1356,6 +1342,7 @@ mod tests {
 
     #[test]
     fn phrases_take_their_plural() {
+        let plural_phrase = |phrase: &str| Noun::parse(phrase, &[]).bare;
         assert_eq!(plural_phrase("laptop"), "laptops");
         assert_eq!(plural_phrase("hiking gear"), "hiking gear");
         assert_eq!(plural_phrase("tent"), "tents");

@@ -427,9 +427,9 @@ impl Templates {
         );
         env.add_filter("article", |noun: String| with_article(&noun));
         // `{{ obj|plural }}`, not `{{ obj }}s`: `gear` has no plural, `accessory` is
-        // `accessories`.
+        // `accessories` (a noun's bare form is its plural).
         env.add_filter("plural", |noun: String| {
-            crate::generate::phrasing::plural_phrase(&noun)
+            crate::generate::phrasing::Noun::parse(&noun, &[]).bare
         });
         let mut names = HashSet::new();
         let mut sources: Vec<(String, String)> = Vec::new();

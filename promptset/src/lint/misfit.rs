@@ -321,6 +321,12 @@ fn end_of(word: &Word<'_>) -> usize {
     word.start + word.text.len()
 }
 
+/// Whether an apostrophe follows `word`, which the word's text leaves out: a plural
+/// possessive (`kids' helmet`, `7shifts' pricing`), a determiner rather than a head.
+fn is_plural_possessive(prompt: &str, word: &Word<'_>) -> bool {
+    prompt[end_of(word)..].starts_with(['\'', '\u{2019}'])
+}
+
 /// Whether the normalised prompt holds `phrase` (normalised) as whole words.
 fn has_phrase(normalized: &str, phrase: &str) -> bool {
     let needle = super::text::normalize(phrase);
@@ -1602,7 +1608,7 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
         ) && let Some(head) = phrase_head(words, index + 1)
             && is_plural(&words[head])
             // `a good kids' helmet`: a possessive plural is a determiner, not the head.
-            && !prompt[end_of(&words[head])..].starts_with(['\'', '\u{2019}'])
+            && !is_plural_possessive(prompt, &words[head])
             && !words[index + 1..head]
                 .iter()
                 .any(|w| w.text.contains(['\'', '\u{2019}']))
@@ -1936,7 +1942,7 @@ fn wh_number(prompt: &str, words: &[Word<'_>], index: usize) -> Option<String> {
                 .chars()
                 .next()
                 .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
-                || first_word.text.ends_with(['\'', '\u{2019}'])
+                || is_plural_possessive(prompt, first_word)
                 || !is_plural(head_word)
             {
                 return None;
