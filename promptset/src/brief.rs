@@ -85,6 +85,93 @@ pub struct Brief {
     /// shortened by rule (`men aged 25-45 who buy clothing on Amazon` → `men`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub audience_labels: BTreeMap<String, String>,
+    /// What customers get, which decides the questions that fit: warranties and repairs
+    /// for durable goods, reorders for consumables, renewals for subscriptions, quotes
+    /// for a project, cancellations for a booking. When absent it is read from the
+    /// offering, the category and the product lines, and `key_inferences` says so; a
+    /// kind the words do not show stays unknown, and questions that assume one stay out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer_kind: Option<OfferKind>,
+    /// Whether the buyers are consumers, businesses or both. When absent it is read from
+    /// `target_customers` (`young families` → consumers, `procurement teams` →
+    /// businesses), and `key_inferences` says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buyers: Option<Buyers>,
+}
+
+/// What a customer gets from the client (see [`Brief::offer_kind`]).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum OfferKind {
+    /// Goods that last for years: warranties, repairs, spare parts and service life apply.
+    DurableGoods,
+    /// Goods that are used up and bought again: ingredients, batches, refills, reorders.
+    ConsumableGoods,
+    /// Software bought as a subscription: trials, tiers, integrations, migration.
+    Software,
+    /// A plan, membership or permit paid for as long as it runs: renewals, price rises,
+    /// cancelling.
+    Subscription,
+    /// A firm hired for one job (a move, a translation, an audit): quotes, scope,
+    /// timelines.
+    ProjectService,
+    /// A firm kept on for ongoing work (bookkeeping, managed security): monthly fees,
+    /// contracts, notice periods, switching providers.
+    OngoingService,
+    /// A session, stay or appointment booked ahead: availability, cancellations.
+    Booking,
+    /// Goods people buy from other people (used cars, second-hand furniture): listings,
+    /// inspections, scams, sellers.
+    SecondHandGoods,
+    /// Equipment or vehicles hired for a time: rates, deposits, delivery, damage.
+    Rental,
+    /// A cause people give to: impact, how gifts are spent, tax relief; no prices.
+    Donation,
+}
+
+impl OfferKind {
+    /// The kebab-case name, as in a brief.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OfferKind::DurableGoods => "durable-goods",
+            OfferKind::ConsumableGoods => "consumable-goods",
+            OfferKind::Software => "software",
+            OfferKind::Subscription => "subscription",
+            OfferKind::ProjectService => "project-service",
+            OfferKind::OngoingService => "ongoing-service",
+            OfferKind::Booking => "booking",
+            OfferKind::SecondHandGoods => "second-hand-goods",
+            OfferKind::Rental => "rental",
+            OfferKind::Donation => "donation",
+        }
+    }
+}
+
+/// Who buys from the client (see [`Brief::buyers`]).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Buyers {
+    /// People buying for themselves or their household.
+    Consumers,
+    /// Businesses and organisations.
+    Businesses,
+    /// Both.
+    Both,
+}
+
+impl Buyers {
+    /// The kebab-case name, as in a brief.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Buyers::Consumers => "consumers",
+            Buyers::Businesses => "businesses",
+            Buyers::Both => "both",
+        }
+    }
 }
 
 /// What a sales or discovery channel is, which decides how prompts speak of it: people
@@ -172,6 +259,11 @@ pub struct ProductLine {
     /// The keywords it should be found for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub priority_keywords: Vec<String>,
+    /// What customers get from this line when it differs from the brief's
+    /// `offer_kind` (a parking firm's pre-booked spaces are a booking, its permits a
+    /// subscription).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer_kind: Option<OfferKind>,
 }
 
 /// A competitor of the client.

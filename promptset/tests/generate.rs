@@ -299,14 +299,17 @@ fn a_dry_topic_hands_its_slots_to_the_others() {
     };
     let generated = generator.generate(&brief, &options).expect("generates");
     let dry: Vec<&String> = generated
-        .warnings
+        .set
+        .client_summary
+        .key_inferences
         .iter()
-        .filter(|w| w.contains("ran out of distinct phrasings"))
+        .flatten()
+        .filter(|w| w.contains("ran out of questions the set does not already ask"))
         .collect();
     assert!(
         !dry.is_empty(),
         "no topic ran dry: {:?}",
-        generated.warnings
+        generated.set.client_summary.key_inferences
     );
     let set = &generated.set;
     assert_eq!(set.prompts.len(), set.topic_map.len() * 20);

@@ -11,6 +11,7 @@
 //! byte-identical output.
 
 pub mod funnel;
+pub mod offer;
 pub mod phrasing;
 pub mod rng;
 pub mod strategy;
@@ -244,15 +245,15 @@ impl Generator {
             frame_drop,
         };
         let mut filled: Vec<Filled> = Vec::new();
-        // Slots a topic could not fill (its templates ran dry), by topic and layer.
-        let mut unfilled: Vec<(usize, Layer, FunnelStage)> = Vec::new();
-        let mut dry = Vec::new();
+        // Slots a topic could not fill with a new question, by topic and layer, with the
+        // best repeat the topic had (if any): its templates ran dry, or every phrasing
+        // left asked a question the set already asks.
+        let mut deferred: Vec<Deferred> = Vec::new();
         for (index, topic) in topics.iter().enumerate() {
             let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
             let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
             let fill = context(index);
             let mut slot = 0usize;
-            let before = filled.len();
             for (layer_index, layer) in Layer::ALL.iter().enumerate() {
                 let per_stage = apportion(
                     counts[index][layer_index],
@@ -266,52 +267,119 @@ impl Generator {
                         )?;
                         slot += 1;
                         match found {
-                            Some(found) => filled.push(found),
-                            None => unfilled.push((index, *layer, *stage)),
+                            Some((Repeat::Nothing, found)) => filled.push(found),
+                            other => deferred.push(Deferred {
+                                topic: index,
+                                layer: *layer,
+                                stage: *stage,
+                                repeat: other,
+                            }),
                         }
                     }
                 }
             }
-            let made = filled.len() - before;
-            if made < options.prompts_per_topic {
-                dry.push(format!(
-                    "topic `{}` got {made} of {} prompts: the templates ran out of distinct phrasings; the other topics take its place",
-                    topic.name, options.prompts_per_topic
-                ));
-            }
         }
-        // A slot a topic could not fill goes to the next topic that can take one more
-        // prompt of its layer, so the set keeps its size and its layer mix.
-        for (from, layer, stage) in unfilled {
-            for step in 1..topics.len() {
-                let index = (from + step) % topics.len();
+        // A deferred slot goes to the next topic that can ask a new question of its
+        // layer, so the set keeps its size and its layer mix without asking one
+        // question twice (the readings of issue 8 rejected the same "best value" or
+        // "complaints" question for a second product line or rival). A topic takes at
+        // most half its size again this way, so no topic swamps the map. Only when no
+        // topic has a new question left does the slot keep its own repeat.
+        let most = options.prompts_per_topic + options.prompts_per_topic.div_ceil(2);
+        for slot in deferred {
+            let mut placed = false;
+            // A rival's topic takes a comparison; a question that names no rival goes
+            // to a rival's topic only when no other topic has one left.
+            let order = (1..topics.len())
+                .map(|step| (slot.topic + step) % topics.len())
+                .filter(|&index| {
+                    slot.layer != Layer::NonBrandDiscovery || !is_rival_topic(&topics[index])
+                })
+                .chain(
+                    (1..topics.len())
+                        .map(|step| (slot.topic + step) % topics.len())
+                        .filter(|&index| {
+                            slot.layer == Layer::NonBrandDiscovery && is_rival_topic(&topics[index])
+                        }),
+                );
+            for index in order {
+                let held = filled.iter().filter(|f| f.topic == index).count();
+                if held >= most {
+                    continue;
+                }
                 let mut rng =
                     SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topics[index].name));
                 let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
-                let slot =
-                    options.prompts_per_topic + filled.iter().filter(|f| f.topic == index).count();
                 let found = self.fill_in_layer(
                     &context(index),
-                    layer,
-                    stage,
-                    slot,
+                    slot.layer,
+                    slot.stage,
+                    options.prompts_per_topic + held,
                     offsets,
                     &mut rng,
                     &filled,
                 )?;
-                if let Some(found) = found {
-                    // Beside its topic's other prompts.
-                    let at = filled
-                        .iter()
-                        .rposition(|f| f.topic == index)
-                        .map_or(filled.len(), |last| last + 1);
-                    filled.insert(at, found);
+                if let Some((Repeat::Nothing, found)) = found {
+                    insert_beside_topic(&mut filled, found);
+                    placed = true;
                     break;
                 }
             }
+            if placed {
+                continue;
+            }
+            // The topic's own repeat, unless a prompt placed since asks the same; then
+            // the topic's best candidate now.
+            let own = match slot.repeat {
+                Some((_, own))
+                    if !filled.iter().any(|t| {
+                        similar(&t.tokens, &own.tokens, NEAR_DUPLICATE)
+                            || similar(&t.skeleton, &own.skeleton, SAME_QUESTION)
+                    }) =>
+                {
+                    Some(own)
+                }
+                Some(_) => {
+                    let mut rng = SplitMix64::new(
+                        options.seed ^ 0x0a11,
+                        stable_hash(&topics[slot.topic].name),
+                    );
+                    let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+                    let held = filled.iter().filter(|f| f.topic == slot.topic).count();
+                    self.fill_in_layer(
+                        &context(slot.topic),
+                        slot.layer,
+                        slot.stage,
+                        options.prompts_per_topic + held,
+                        offsets,
+                        &mut rng,
+                        &filled,
+                    )?
+                    .map(|(_, found)| found)
+                }
+                None => None,
+            };
+            if let Some(own) = own {
+                insert_beside_topic(&mut filled, own);
+            }
         }
-        plan.inferences.extend(dry.iter().cloned());
-        warnings.extend(dry);
+        // A topic left short gave its slots to the others; the analyst is told which.
+        let dry: Vec<String> = topics
+            .iter()
+            .enumerate()
+            .filter_map(|(index, topic)| {
+                let held = filled.iter().filter(|f| f.topic == index).count();
+                (held < options.prompts_per_topic).then(|| {
+                    format!(
+                        "topic `{}` got {held} of {} prompts: its templates ran out of questions the set does not already ask; the other topics take its place",
+                        topic.name, options.prompts_per_topic
+                    )
+                })
+            })
+            .collect();
+        // Handing a slot on is how the set avoids asking twice, not a fault of the brief:
+        // key inferences say so, warnings do not.
+        plan.inferences.extend(dry);
         // A topic without prompts cannot stay in the map (the set would not validate).
         let used: BTreeSet<usize> = filled.iter().map(|f| f.topic).collect();
         let set = strategy::assemble(
@@ -399,18 +467,27 @@ impl Generator {
         offsets: [usize; 4],
         rng: &mut SplitMix64,
         taken: &[Filled],
-    ) -> Result<Option<Filled>, GenerateError> {
+    ) -> Result<Option<(Repeat, Filled)>, GenerateError> {
         let weights = stage_weights(layer, fill.brief.business_model);
         let others = FunnelStage::ALL
             .iter()
             .copied()
             .filter(|other| *other != stage && weights[fallback_index(*other)] > 0.0);
+        // A new question at another stage of the layer beats a repeat at this one.
+        let mut best: Option<(Repeat, Filled)> = None;
         for stage in std::iter::once(stage).chain(others) {
-            if let Some(found) = self.fill_slot(fill, layer, stage, slot, offsets, rng, taken)? {
-                return Ok(Some(found));
+            if let Some((rank, found)) =
+                self.fill_slot(fill, layer, stage, slot, offsets, rng, taken)?
+            {
+                if rank == Repeat::Nothing {
+                    return Ok(Some((rank, found)));
+                }
+                if best.as_ref().is_none_or(|(kept, _)| rank < *kept) {
+                    best = Some((rank, found));
+                }
             }
         }
-        Ok(None)
+        Ok(best)
     }
 
     #[expect(
@@ -426,7 +503,7 @@ impl Generator {
         offsets: [usize; 4],
         rng: &mut SplitMix64,
         taken: &[Filled],
-    ) -> Result<Option<Filled>, GenerateError> {
+    ) -> Result<Option<(Repeat, Filled)>, GenerateError> {
         let names = self.templates.slot_names(
             fill.language,
             fill.brief.business_model.as_str(),
@@ -555,13 +632,36 @@ impl Generator {
                     competitor: values.competitor.clone(),
                 };
                 if rank == Repeat::Nothing {
-                    return Ok(Some(filled));
+                    return Ok(Some((rank, filled)));
                 }
                 fallback = Some((rank, filled));
             }
         }
-        Ok(fallback.map(|(_, filled)| filled))
+        Ok(fallback)
     }
+}
+
+/// A slot its topic could not fill with a new question.
+struct Deferred {
+    topic: usize,
+    layer: Layer,
+    stage: FunnelStage,
+    /// The topic's best candidate, which repeats a question of the set.
+    repeat: Option<(Repeat, Filled)>,
+}
+
+/// A topic about one rival (its alternatives, or the client against it).
+fn is_rival_topic(topic: &topics::PlannedTopic) -> bool {
+    topic.rival.is_some() || topic.topic_type == crate::model::TopicType::CompetitorAlternative
+}
+
+/// Puts a prompt handed to another topic beside that topic's other prompts.
+fn insert_beside_topic(filled: &mut Vec<Filled>, found: Filled) {
+    let at = filled
+        .iter()
+        .rposition(|f| f.topic == found.topic)
+        .map_or(filled.len(), |last| last + 1);
+    filled.insert(at, found);
 }
 
 /// How much a candidate repeats of what the set already asks, least first. The
@@ -1234,6 +1334,14 @@ impl SlotValues {
         minijinja::context! {
             brand => fill.brief.brand_name.trim(),
             model => model.as_str(),
+            // What customers get from the slot's line (or the whole offer), and who buys:
+            // empty when unknown, so lines that assume one stay out (see [`offer`]).
+            offer_kind => fill
+                .plan
+                .facts
+                .kind_of(fill.brief, self.product_line.as_deref())
+                .map_or("", |k| k.as_str()),
+            buyers => fill.plan.facts.buyers.map_or("", |b| b.as_str()),
             kind => fill.topic.topic_type.as_str(),
             category => fill.plan.category.as_str(),
             topic => &topic_text,

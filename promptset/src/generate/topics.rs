@@ -121,6 +121,8 @@ pub struct TopicPlan {
     pub inferences: Vec<String>,
     /// Words of the brief as prompts phrase them.
     pub lexicon: Lexicon,
+    /// What customers get and who buys (see [`super::offer`]).
+    pub facts: super::offer::OfferFacts,
 }
 
 /// The brief's audiences and channels as prompts phrase them.
@@ -299,6 +301,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
     let offer = infer_offer(brief, &keep, &mut inferences);
     let category = offer.bare.clone();
     let lexicon = Lexicon::new(brief, &keep, &mut inferences);
+    let facts = super::offer::facts(brief, &offer.bare, &mut inferences);
     let mut candidates = candidates(brief, &offer, &lexicon, &keep);
     // Topic types the business model needs (the same profile lint scores business-model
     // fit with) are worth more to the client.
@@ -387,6 +390,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
         offer,
         inferences,
         lexicon,
+        facts,
     }
 }
 

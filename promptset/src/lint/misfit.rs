@@ -1523,6 +1523,23 @@ fn is_plural(word: &Word<'_>) -> bool {
         && !word.text.contains('\'')
 }
 
+/// Whether `before` (the words ahead of a plural noun) holds a singular determiner and
+/// then a preposition: the plural noun ends a prepositional phrase, not the subject.
+fn singular_before_preposition(before: &[Word<'_>]) -> bool {
+    let Some(determiner) = before
+        .iter()
+        .position(|w| matches!(w.lower.as_str(), "a" | "an" | "this" | "that" | "each"))
+    else {
+        return false;
+    };
+    before[determiner + 1..].iter().any(|w| {
+        matches!(
+            w.lower.as_str(),
+            "for" | "with" | "in" | "on" | "near" | "from" | "about" | "of"
+        )
+    })
+}
+
 fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
     for (index, word) in words.iter().enumerate() {
         let next = words.get(index + 1);
@@ -1650,6 +1667,9 @@ fn agreement(prompt: &str, words: &[Word<'_>], push: &mut Push<'_>) {
                 .iter()
                 .any(|w| matches!(w.lower.as_str(), "of" | "among" | "between"))
             && !is_question_inversion(words, index)
+            // `an immigration law firm for family-based green cards is`: the subject is
+            // the singular noun before the preposition.
+            && !singular_before_preposition(&words[index.saturating_sub(8)..index])
             // `How many newsletters is it sensible to follow`: `it` or `there` is the
             // subject of the verb.
             && !words
@@ -2820,6 +2840,7 @@ mod tests {
                 .contains(&"agreement")
         );
         assert!(rules("Which mens shirts brands last longest?").contains(&"agreement"));
+        assert!(rules("Which firms for green cards is legitimate?").contains(&"agreement"));
     }
 
     #[test]
@@ -2827,6 +2848,7 @@ mod tests {
         for good in [
             "Which product analytics tools can replace GA4 for a Shopify store, and what do they cost per month?",
             "Which of The Motley Fool's newsletters is best for a beginner?",
+            "How can I check that an immigration law firm for family-based green cards is legitimate?",
             "How does 7shifts' pricing compare with other tools?",
             "How much should I expect to pay for a good kids' helmet?",
             "What are the best hiking guide and gear review sites for weekend hikers?",

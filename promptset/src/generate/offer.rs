@@ -1,0 +1,561 @@
+//! Facts about the offer that decide which questions fit it: whether a customer buys
+//! goods that last or are used up, subscribes, hires a firm for a job or on retainer,
+//! books a session, buys second-hand goods from other people, rents equipment or gives
+//! to a cause; and whether the buyers are people or businesses.
+//!
+//! The readings of issue 8 on clients the templates had never seen rejected most
+//! prompts for frames from another business: spare parts and repairs for anchors, a
+//! free trial of an electricity plan, "hidden costs" of a monthly donation, a factory
+//! acceptance test for a family's cargo bike, used cars cast as hosts with house rules.
+//! A template line that assumes one of these facts asks for it by name
+//! (`offer_kind == "durable-goods"`, `buyers == "consumers"`); a fact the brief does not
+//! state and the words of the brief do not show stays unknown, and such lines stay out.
+
+use crate::brief::{Brief, BusinessModel, Buyers, OfferKind};
+
+/// The offer facts of one brief.
+#[derive(Debug, Clone, Default)]
+pub struct OfferFacts {
+    /// The kind of the whole offer, when known.
+    pub kind: Option<OfferKind>,
+    /// The kind of each of the brief's product lines, by index, when known.
+    pub lines: Vec<Option<OfferKind>>,
+    /// Who buys, when known.
+    pub buyers: Option<Buyers>,
+}
+
+impl OfferFacts {
+    /// The kind of the product line named `line` (any case), else of the whole offer.
+    pub fn kind_of(&self, brief: &Brief, line: Option<&str>) -> Option<OfferKind> {
+        line.and_then(|line| {
+            brief
+                .core_product_lines
+                .iter()
+                .position(|l| l.name.trim().eq_ignore_ascii_case(line.trim()))
+        })
+        .and_then(|index| self.lines.get(index).copied().flatten())
+        .or(self.kind)
+    }
+}
+
+/// Reads the facts from the brief, or infers them from its words, and says in
+/// `inferences` what was inferred and how to state it instead.
+pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferFacts {
+    let category = brief
+        .optional_context
+        .get("category")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default();
+    let whole = brief.offer_kind.or_else(|| {
+        infer_kind(brief.business_model, &format!("{offer} {category}")).or_else(|| {
+            // Every line of one kind makes the offer that kind.
+            let kinds: Vec<Option<OfferKind>> = brief
+                .core_product_lines
+                .iter()
+                .map(|line| infer_kind(brief.business_model, &line.name))
+                .collect();
+            match kinds.first() {
+                Some(Some(first)) if kinds.iter().all(|k| *k == Some(*first)) => Some(*first),
+                _ => None,
+            }
+        })
+    });
+    let lines: Vec<Option<OfferKind>> = brief
+        .core_product_lines
+        .iter()
+        .map(|line| {
+            line.offer_kind
+                .or_else(|| infer_kind(brief.business_model, &line.name))
+                .or(whole)
+        })
+        .collect();
+    let buyers = brief.buyers.or_else(|| infer_buyers(brief));
+    let mut said = Vec::new();
+    // Content is read and followed, never bought as goods: its own facts (sources,
+    // opinion, how-to) decide its questions.
+    if brief.offer_kind.is_none() && brief.business_model != BusinessModel::ContentMedia {
+        said.push(match whole {
+            Some(kind) => format!("the offer as {}", kind.as_str()),
+            None => "the kind of offer as unknown".to_owned(),
+        });
+    }
+    let differs: Vec<String> = brief
+        .core_product_lines
+        .iter()
+        .zip(&lines)
+        .filter(|(line, kind)| line.offer_kind.is_none() && **kind != whole)
+        .filter_map(|(line, kind)| {
+            kind.map(|kind| format!("`{}` as {}", line.name.trim(), kind.as_str()))
+        })
+        .collect();
+    said.extend(differs);
+    if !said.is_empty() {
+        inferences.push(format!(
+            "questions that assume what customers get (warranties, renewals, quotes, bookings, donations) follow {} (set `offer_kind`, or `core_product_lines[].offer_kind`, to correct it)",
+            said.join(", ")
+        ));
+    }
+    if brief.buyers.is_none() {
+        inferences.push(match buyers {
+            Some(buyers) => format!(
+                "buyers read as {} from `target_customers` (set `buyers` to correct it)",
+                buyers.as_str()
+            ),
+            None => "whether buyers are consumers or businesses is unknown; questions that assume either stay out (set `buyers`)".to_owned(),
+        });
+    }
+    OfferFacts {
+        kind: whole,
+        lines,
+        buyers,
+    }
+}
+
+/// Whether `words` (in any case) contains a word starting with one of `stems`.
+fn has_word(words: &str, stems: &[&str]) -> bool {
+    let lower = words.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|word| stems.iter().any(|stem| word.starts_with(stem)))
+}
+
+/// Whether `words` contains one of `nouns` exactly, or its plural in `s`.
+fn has_noun(words: &str, nouns: &[&str]) -> bool {
+    let lower = words.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|word| {
+            nouns
+                .iter()
+                .any(|noun| word == *noun || word.strip_suffix('s') == Some(noun))
+        })
+}
+
+/// The kind of offer the words of a name show, for a business of `model`.
+pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
+    use OfferKind::*;
+    const DONATION: &[&str] = &[
+        "charit",
+        "donat",
+        "conservation",
+        "fundrais",
+        "sponsor-a",
+        "adopt",
+        "volunteer",
+        "nonprofit",
+        "non-profit",
+    ];
+    const SECOND_HAND: &[&str] = &[
+        "used",
+        "second-hand",
+        "secondhand",
+        "pre-owned",
+        "preowned",
+        "resale",
+        "vintage",
+        "refurbished",
+    ];
+    const GOODS: &[&str] = &[
+        "car",
+        "vehicle",
+        "furniture",
+        "clothes",
+        "clothing",
+        "item",
+        "goods",
+        "bike",
+        "collectible",
+        "phone",
+        "electronics",
+        "motorbike",
+        "motorcycle",
+        "antique",
+    ];
+    const RENTAL: &[&str] = &["rental", "rent", "hire", "leasing"];
+    const EQUIPMENT: &[&str] = &[
+        "equipment",
+        "machine",
+        "machinery",
+        "tool",
+        "plant",
+        "excavator",
+        "vehicle",
+        "van",
+        "truck",
+        "generator",
+        "scaffold",
+    ];
+    const CONSUMABLE: &[&str] = &[
+        "food",
+        "treat",
+        "snack",
+        "tea",
+        "coffee",
+        "drink",
+        "skincare",
+        "skin-care",
+        "cosmetic",
+        "makeup",
+        "serum",
+        "cream",
+        "lotion",
+        "soap",
+        "shampoo",
+        "supplement",
+        "vitamin",
+        "packaging",
+        "container",
+        "cup",
+        "label",
+        "glove",
+        "wipe",
+        "filter",
+        "ink",
+        "fertiliser",
+        "fertilizer",
+        "seed",
+        "candle",
+        "oil",
+        "sauce",
+        "spice",
+        "consumable",
+        "disposable",
+        "refill",
+        "pet food",
+        "kibble",
+        "nappies",
+        "diaper",
+    ];
+    const DURABLE: &[&str] = &[
+        "bike",
+        "bicycle",
+        "oven",
+        "fryer",
+        "griddle",
+        "appliance",
+        "furniture",
+        "sofa",
+        "mattress",
+        "bed",
+        "pump",
+        "valve",
+        "inverter",
+        "compressor",
+        "boiler",
+        "motor",
+        "engine",
+        "machine",
+        "machinery",
+        "equipment",
+        "tool",
+        "vehicle",
+        "car",
+        "van",
+        "scooter",
+        "laptop",
+        "phone",
+        "watch",
+        "glasses",
+        "eyewear",
+        "frame",
+        "camera",
+        "headphone",
+        "speaker",
+        "battery",
+        "charger",
+        "robot",
+        "printer",
+        "tent",
+        "stroller",
+        "pram",
+        "cookware",
+        "knife",
+        "knives",
+        "helmet",
+        "luggage",
+        "suitcase",
+    ];
+    const SUBSCRIPTION: &[&str] = &[
+        "plan",
+        "membership",
+        "subscription",
+        "permit",
+        "tariff",
+        "broadband",
+        "electricity",
+        "energy",
+        "insurance",
+        "pass",
+        "season-ticket",
+        "contract",
+    ];
+    const ONGOING: &[&str] = &[
+        "managed",
+        "retainer",
+        "outsourc",
+        "bookkeeping",
+        "payroll",
+        "monitoring",
+        "maintenance",
+        "support",
+        "ongoing",
+        "monthly",
+        "cleaning",
+    ];
+    const PROJECT: &[&str] = &[
+        "project",
+        "audit",
+        "test",
+        "testing",
+        "migration",
+        "translation",
+        "locali",
+        "moving",
+        "removal",
+        "relocation",
+        "renovation",
+        "installation",
+        "design",
+        "visa",
+        "application",
+        "wedding",
+        "photograph",
+        "recruit",
+        "hiring",
+        "implementation",
+    ];
+    const BOOKING: &[&str] = &[
+        "lesson",
+        "class",
+        "course",
+        "session",
+        "appointment",
+        "tutor",
+        "sitting",
+        "walking",
+        "stay",
+        "stays",
+        "parking",
+        "holiday",
+        "rooms",
+        "apartment",
+        "cabin",
+        "booking",
+        "treatment",
+        "massage",
+        "consultation",
+        "tour",
+        "trip",
+    ];
+    match model {
+        BusinessModel::Saas => Some(Software),
+        BusinessModel::ContentMedia => None,
+        BusinessModel::Marketplace => {
+            if has_word(words, RENTAL) && has_word(words, EQUIPMENT) {
+                Some(Rental)
+            } else if has_word(words, SECOND_HAND) || has_noun(words, GOODS) {
+                Some(SecondHandGoods)
+            } else if has_word(words, BOOKING) {
+                Some(Booking)
+            } else {
+                None
+            }
+        }
+        BusinessModel::Services => {
+            if has_word(words, ONGOING) {
+                Some(OngoingService)
+            } else if has_word(words, PROJECT) {
+                Some(ProjectService)
+            } else if has_word(words, BOOKING) {
+                Some(Booking)
+            } else {
+                None
+            }
+        }
+        BusinessModel::Ecommerce | BusinessModel::Manufacturer => {
+            if has_word(words, CONSUMABLE) && !has_word(words, &["machine", "machinery"]) {
+                Some(ConsumableGoods)
+            } else if has_word(words, DURABLE) {
+                Some(DurableGoods)
+            } else {
+                None
+            }
+        }
+        BusinessModel::Other => {
+            if has_word(words, DONATION) {
+                Some(Donation)
+            } else if has_noun(words, SUBSCRIPTION) {
+                Some(Subscription)
+            } else if has_word(words, BOOKING) {
+                Some(Booking)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Whether the brief's target customers are people or businesses, when their words
+/// say so and agree.
+fn infer_buyers(brief: &Brief) -> Option<Buyers> {
+    const BUSINESS: &[&str] = &[
+        "business",
+        "compan",
+        "firm",
+        "team",
+        "manager",
+        "director",
+        "procurement",
+        "engineer",
+        "contractor",
+        "operator",
+        "practice",
+        "clinic",
+        "agenc",
+        "retailer",
+        "shop",
+        "store",
+        "restaurant",
+        "hotel",
+        "school",
+        "brand",
+        "startup",
+        "enterprise",
+        "organisation",
+        "organization",
+        "plant",
+        "factory",
+        "manufacturer",
+        "installer",
+        "distributor",
+        "wholesaler",
+        "fleet",
+        "cfo",
+        "cto",
+        "hr",
+        "leads",
+        "owners of",
+        "chain",
+        "caterer",
+        "caterers",
+        "kitchen",
+        "corporate",
+        "charities",
+        "publisher",
+        "developer",
+        "marketer",
+    ];
+    const PEOPLE: &[&str] = &[
+        "people",
+        "parent",
+        "famil",
+        "homeowner",
+        "household",
+        "adult",
+        "men",
+        "women",
+        "student",
+        "traveller",
+        "traveler",
+        "couple",
+        "senior",
+        "retiree",
+        "renter",
+        "tenant",
+        "commuter",
+        "driver",
+        "owner",
+        "lover",
+        "reader",
+        "listener",
+        "hiker",
+        "runner",
+        "beginner",
+        "first-time",
+        "child",
+        "children",
+        "teen",
+        "gamer",
+        "shopper",
+        "consumer",
+        "individual",
+        "patient",
+        "supporter",
+        "donor",
+        "gardener",
+        "sleeper",
+        "pet",
+        "dog",
+        "cat",
+        "home",
+    ];
+    const PEOPLE_NOUNS: &[&str] = &["men", "women", "mum", "mom", "dad", "kid", "fan", "cook"];
+    let mut business = false;
+    let mut people = false;
+    for customer in &brief.target_customers {
+        let lower = customer.to_lowercase();
+        let is_business =
+            has_word(&lower, BUSINESS) || lower.contains("small business") || lower.contains("b2b");
+        if is_business {
+            business = true;
+        } else if has_word(&lower, PEOPLE) || has_noun(&lower, PEOPLE_NOUNS) {
+            people = true;
+        }
+    }
+    match (people, business) {
+        (true, false) => Some(Buyers::Consumers),
+        (false, true) => Some(Buyers::Businesses),
+        (true, true) => Some(Buyers::Both),
+        (false, false) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_follow_the_words_of_the_offer() {
+        use OfferKind::*;
+        let kind = infer_kind;
+        assert_eq!(kind(BusinessModel::Manufacturer, "Concrete anchors"), None);
+        assert_eq!(
+            kind(BusinessModel::Manufacturer, "Electric cargo bikes"),
+            Some(DurableGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Manufacturer, "packaging machinery"),
+            Some(DurableGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Ecommerce, "Ayurvedic skincare"),
+            Some(ConsumableGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Marketplace, "used cars"),
+            Some(SecondHandGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Marketplace, "construction equipment rental"),
+            Some(Rental)
+        );
+        assert_eq!(
+            kind(BusinessModel::Other, "Monthly donations"),
+            Some(Donation)
+        );
+        assert_eq!(
+            kind(BusinessModel::Other, "Residential electricity plans"),
+            Some(Subscription)
+        );
+        assert_eq!(
+            kind(BusinessModel::Services, "Managed detection and response"),
+            Some(OngoingService)
+        );
+        assert_eq!(
+            kind(BusinessModel::Services, "Penetration testing"),
+            Some(ProjectService)
+        );
+        assert_eq!(kind(BusinessModel::Services, "Tax advice"), None);
+        assert_eq!(kind(BusinessModel::Saas, "anything"), Some(Software));
+    }
+}
