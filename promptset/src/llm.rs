@@ -157,7 +157,13 @@ pub fn render_prompt(
         .or_else(|| brief.languages.first().cloned())
         .unwrap_or_else(|| "en".to_owned());
     let brief_json = serde_json::to_string_pretty(brief).expect("a brief always serializes");
+    // The same offer facts the templates follow, stated or inferred, so the model does
+    // not ask about warranties for a donation or cancellations for goods.
+    let offer = brief.offering.clone().unwrap_or_default();
+    let facts = crate::generate::offer::facts(brief, &offer, &mut Vec::new());
     let context = minijinja::context! {
+        offer_kind => facts.kind.map_or("", |k| k.as_str()),
+        buyers => facts.buyers.map_or("", |b| b.as_str()),
         brand => brief.brand_name.trim(),
         business_model => brief.business_model.as_str(),
         brief_json => brief_json,

@@ -1314,6 +1314,18 @@ impl SlotValues {
             fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
             fill.keep,
         );
+        // `Best baby products` names a search, not a thing: running text says `baby
+        // products` (`advice on best baby products` is not English).
+        let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]
+            .iter()
+            .find_map(|lead| {
+                topic_text
+                    .get(..lead.len())
+                    .filter(|head| head.eq_ignore_ascii_case(lead))
+                    .map(|_| topic_text[lead.len()..].to_owned())
+            })
+            .filter(|rest| !rest.is_empty())
+            .unwrap_or(topic_text);
         // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
         // activity.
         let topic_gerund = topic_text
@@ -1459,9 +1471,9 @@ impl SlotValues {
                 place.locative.as_str()
             },
             global => place.global,
-            competitor => self.competitor.as_deref(),
+            competitor => self.competitor.as_deref().map(phrasing::name_in_text),
             // `Emerson's`, `Hays'`, and `local accountants'` for a generic plural rival.
-            c_poss => self.competitor.as_deref().map(|c| {
+            c_poss => self.competitor.as_deref().map(phrasing::name_in_text).map(|c| {
                 if c.ends_with("'s") {
                     c.to_owned()
                 } else if rival_plural || c.ends_with('s') {

@@ -64,7 +64,10 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
         .core_product_lines
         .iter()
         .map(|line| {
+            // A kind the brief states for the whole offer holds for every line that
+            // states none.
             line.offer_kind
+                .or(brief.offer_kind)
                 .or_else(|| infer_kind(brief.business_model, &line.name))
                 .or(whole)
         })
@@ -184,6 +187,13 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "truck",
         "generator",
         "scaffold",
+        "car",
+        "bike",
+        "boat",
+        "camper",
+        "motorhome",
+        "caravan",
+        "scooter",
     ];
     const CONSUMABLE: &[&str] = &[
         "food",
@@ -257,7 +267,6 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "watch",
         "glasses",
         "eyewear",
-        "frame",
         "camera",
         "headphone",
         "speaker",
@@ -353,8 +362,11 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         BusinessModel::Marketplace => {
             if has_word(words, RENTAL) && has_word(words, EQUIPMENT) {
                 Some(Rental)
-            } else if has_word(words, SECOND_HAND) || has_noun(words, GOODS) {
+            } else if has_word(words, SECOND_HAND) {
                 Some(SecondHandGoods)
+            } else if has_noun(words, GOODS) {
+                // New goods from many sellers (`handmade goods`): bought, not booked.
+                Some(DurableGoods)
             } else if has_word(words, BOOKING) {
                 Some(Booking)
             } else {
@@ -413,8 +425,6 @@ fn infer_buyers(brief: &Brief) -> Option<Buyers> {
         "clinic",
         "agenc",
         "retailer",
-        "shop",
-        "store",
         "restaurant",
         "hotel",
         "school",
@@ -423,7 +433,6 @@ fn infer_buyers(brief: &Brief) -> Option<Buyers> {
         "enterprise",
         "organisation",
         "organization",
-        "plant",
         "factory",
         "manufacturer",
         "installer",
@@ -489,13 +498,14 @@ fn infer_buyers(brief: &Brief) -> Option<Buyers> {
         "cat",
         "home",
     ];
+    const BUSINESS_NOUNS: &[&str] = &["shop", "store", "shops", "stores"];
     const PEOPLE_NOUNS: &[&str] = &["men", "women", "mum", "mom", "dad", "kid", "fan", "cook"];
     let mut business = false;
     let mut people = false;
     for customer in &brief.target_customers {
         let lower = customer.to_lowercase();
         let is_business =
-            has_word(&lower, BUSINESS) || lower.contains("small business") || lower.contains("b2b");
+            has_word(&lower, BUSINESS) || has_noun(&lower, BUSINESS_NOUNS) || lower.contains("b2b");
         if is_business {
             business = true;
         } else if has_word(&lower, PEOPLE) || has_noun(&lower, PEOPLE_NOUNS) {
@@ -534,6 +544,14 @@ mod tests {
         assert_eq!(
             kind(BusinessModel::Marketplace, "used cars"),
             Some(SecondHandGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Marketplace, "handmade goods"),
+            Some(DurableGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Marketplace, "peer-to-peer car rental"),
+            Some(Rental)
         );
         assert_eq!(
             kind(BusinessModel::Marketplace, "construction equipment rental"),

@@ -13,50 +13,166 @@ use crate::brief::{BusinessModel, ChannelKind, CompetitorKind};
 /// Nouns that take no plural (`payroll software is`), as the last word of a phrase.
 const MASS: &[&str] = &[
     "accounting",
+    "activewear",
     "administration",
     "advice",
     "analytics",
+    "apparel",
+    "art",
+    "artwork",
+    "automation",
+    "beer",
     "bookkeeping",
+    "broadband",
+    "cabinetry",
     "care",
+    "carpentry",
     "charging",
+    "childcare",
+    "chocolate",
     "clothing",
     "coffee",
     "content",
+    "cookware",
     "data",
+    "decor",
+    "dentistry",
+    "design",
+    "development",
+    "education",
+    "electricity",
+    "energy",
     "equipment",
+    "eyewear",
     "finance",
     "food",
     "footwear",
+    "freight",
     "furniture",
     "gear",
+    "glassware",
+    "haircare",
     "hardware",
+    "healthcare",
+    "hire",
+    "homeware",
+    "honey",
     "hosting",
     "insurance",
+    "ironmongery",
     "jewellery",
     "jewelry",
+    "joinery",
+    "kitchenware",
+    "knitwear",
+    "legal",
+    "lingerie",
+    "localisation",
+    "localization",
+    "logistics",
     "luggage",
     "machinery",
     "maintenance",
+    "makeup",
+    "management",
     "marketing",
+    "masonry",
     "media",
+    "merchandise",
     "news",
+    "outerwear",
     "packaging",
     "payroll",
+    "photography",
+    "physio",
+    "physiotherapy",
     "placement",
+    "pottery",
     "recruitment",
     "research",
+    "seafood",
     "search",
     "security",
+    "signage",
     "skincare",
     "software",
+    "sportswear",
+    "stationery",
     "storage",
     "strategy",
     "support",
+    "swimwear",
+    "tableware",
     "tea",
+    "therapy",
     "tracking",
     "training",
+    "transport",
     "travel",
+    "tuition",
+    "underwear",
+    "upholstery",
+    "videography",
+    "waste",
     "wear",
+    "wine",
+];
+
+/// A name as running text writes it: institutions named by what they are take `the`
+/// (`the Marine Conservation Society`, `the Royal Horticultural Society`); brands and
+/// acronyms do not.
+pub fn name_in_text(name: &str) -> String {
+    const INSTITUTIONS: &[&str] = &[
+        "society",
+        "foundation",
+        "association",
+        "institute",
+        "institution",
+        "council",
+        "federation",
+        "conservancy",
+        "union",
+        "guild",
+        "museum",
+        "alliance",
+        "coalition",
+        "commission",
+        "authority",
+        "academy",
+        "observatory",
+    ];
+    let name = name.trim();
+    let last = name.rsplit(' ').next().unwrap_or_default().to_lowercase();
+    let first = name.split(' ').next().unwrap_or_default();
+    if name.contains(' ')
+        && INSTITUTIONS.contains(&last.as_str())
+        && !first.eq_ignore_ascii_case("the")
+    {
+        format!("the {name}")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// Nouns used only in the plural for one thing.
+const PAIRS: &[&str] = &[
+    "glasses",
+    "sunglasses",
+    "spectacles",
+    "goggles",
+    "trousers",
+    "jeans",
+    "shorts",
+    "pants",
+    "leggings",
+    "tights",
+    "pyjamas",
+    "pajamas",
+    "overalls",
+    "scissors",
+    "pliers",
+    "binoculars",
+    "headphones",
 ];
 
 /// Heads of noun phrases that name who provides a service (`online accountants`).
@@ -68,12 +184,21 @@ const AGENTS: &[&str] = &[
     "agent",
     "architect",
     "bookkeeper",
+    "babysitter",
+    "broker",
     "builder",
+    "carer",
+    "carrier",
+    "caterer",
+    "charity",
+    "cleaner",
     "clinic",
     "coach",
     "consultancy",
     "consultant",
+    "company",
     "contractor",
+    "dealer",
     "dentist",
     "designer",
     "developer",
@@ -81,20 +206,42 @@ const AGENTS: &[&str] = &[
     "firm",
     "freelancer",
     "gym",
+    "gardener",
+    "groomer",
     "handyman",
+    "installer",
+    "instructor",
+    "insurer",
+    "interpreter",
+    "landscaper",
     "lawyer",
+    "lender",
+    "locksmith",
+    "mechanic",
+    "mover",
+    "nanny",
+    "nursery",
+    "painter",
     "photographer",
+    "physiotherapist",
     "planner",
     "plumber",
     "provider",
     "recruiter",
+    "retailer",
+    "roofer",
+    "school",
     "solicitor",
     "space",
     "studio",
+    "sitter",
+    "supplier",
     "therapist",
     "tradesperson",
+    "translator",
     "trainer",
     "tutor",
+    "walker",
 ];
 
 /// A category or product noun in the forms English sentences need.
@@ -185,6 +332,16 @@ impl Noun {
                 mass: true,
             };
         }
+        // Plural-only nouns (`prescription glasses`, `jeans`): one is `a pair of` them,
+        // never `a good prescription glass`.
+        if PAIRS.contains(&lower.as_str()) {
+            return Noun {
+                bare: text.clone(),
+                modifier: head_part.to_owned(),
+                one: Some(format!("a pair of {text}")),
+                mass: false,
+            };
+        }
         if is_plural(&lower) {
             let singular = singular(last);
             let mut parts: Vec<&str> = stem.to_vec();
@@ -273,12 +430,105 @@ fn split_post_modifier(text: &str) -> (&str, &str) {
 /// Whether a phrase's first word makes it an action (`choosing a gym`, `switching
 /// payroll providers`) rather than a thing (`marketing attribution`, `accounting`).
 pub fn is_gerund(word: &str) -> bool {
+    // Nouns that end in -ing but name no action (`Wedding photography prices`).
+    const NOT_ACTIONS: &[&str] = &[
+        "wedding",
+        "evening",
+        "morning",
+        "ceiling",
+        "pudding",
+        "dumpling",
+        "earring",
+        "sibling",
+        "seedling",
+        "spring",
+        "string",
+        "thing",
+        "king",
+        "ring",
+        "nothing",
+        "something",
+        "everything",
+        "anything",
+        "lightning",
+        "icing",
+        "awning",
+        "railing",
+        "stuffing",
+        "offspring",
+        "darling",
+        "herring",
+        "sapling",
+        "duckling",
+        "viking",
+        "housing",
+        "clothing",
+        "bedding",
+        "building",
+        "wiring",
+        "siding",
+        "flooring",
+        "roofing",
+        "decking",
+        "fencing",
+        "paving",
+        "tiling",
+        "lighting",
+        "seating",
+        "packaging",
+        "catering",
+        "plumbing",
+        "funding",
+        "banking",
+        "boarding",
+    ];
     let lower = word.to_lowercase();
-    lower.ends_with("ing") && lower.len() > 4 && !MASS.contains(&lower.as_str())
+    lower.ends_with("ing")
+        && lower.len() > 4
+        && !MASS.contains(&lower.as_str())
+        && !NOT_ACTIONS.contains(&lower.as_str())
 }
 
 fn is_mass(word: &str) -> bool {
-    MASS.contains(&word) || (word.ends_with("ing") && word.len() > 5)
+    // -ing nouns that count (`a freight briefing`, `two listings`).
+    const COUNTED: &[&str] = &[
+        "briefing",
+        "listing",
+        "booking",
+        "meeting",
+        "painting",
+        "building",
+        "recording",
+        "offering",
+        "wedding",
+        "earring",
+        "setting",
+        "opening",
+        "posting",
+        "drawing",
+        "finding",
+        "warning",
+        "fitting",
+        "sibling",
+        "seedling",
+        "dumpling",
+        "awning",
+        "ending",
+        "saying",
+        "feeling",
+        "rating",
+        "sighting",
+        "outing",
+        "crossing",
+        "landing",
+        "filing",
+        "marking",
+        "reading",
+        "saving",
+        "cutting",
+        "cooking class",
+    ];
+    MASS.contains(&word) || (word.ends_with("ing") && word.len() > 5 && !COUNTED.contains(&word))
 }
 
 fn is_plural(word: &str) -> bool {
@@ -641,8 +891,8 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
             && word.ends_with("ing")
             && !MASS.contains(&word.as_str())
             && !noun_follows
-            && before.ends_with('s')
-            && !before.ends_with("ss")
+            && (before.ends_with('s') && !before.ends_with("ss")
+                || matches!(before.as_str(), "children" | "people" | "men" | "women"))
     }) {
         short = words[..at].join(" ");
     }
@@ -935,6 +1185,28 @@ pub fn is_local_practice(label: &str) -> bool {
 /// the freelancers listed) rather than among those who book.
 pub fn is_supply_side(audience: &str, offer: &Noun) -> bool {
     let lower = audience.to_lowercase();
+    // `first-time car buyers` name the car but buy it.
+    if [
+        "buyer",
+        "shopper",
+        "renter",
+        "guest",
+        "traveller",
+        "traveler",
+        "tenant",
+        "customer",
+        "client",
+        "learner",
+        "student",
+        "parent",
+        "patient",
+        "hirer",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
+        return false;
+    }
     let head = offer.head();
     [
         "owner",
@@ -1036,6 +1308,18 @@ pub fn marketplace_verb(noun: &Noun) -> (&'static str, &'static str) {
     } else if ["car", "product", "item", "good"]
         .iter()
         .any(|w| noun.head().starts_with(w))
+        // Goods are bought (`second-hand furniture`, `handmade jewellery`).
+        || matches!(
+            crate::generate::offer::infer_kind(
+                crate::brief::BusinessModel::Marketplace,
+                &noun.bare
+            ),
+            Some(
+                crate::brief::OfferKind::SecondHandGoods
+                    | crate::brief::OfferKind::DurableGoods
+                    | crate::brief::OfferKind::ConsumableGoods
+            )
+        )
     {
         ("buy", "buying")
     } else {
@@ -1275,10 +1559,46 @@ mod tests {
     }
 
     #[test]
+    fn nouns_of_unseen_clients_read_as_english() {
+        // Plural-only nouns count in pairs.
+        let glasses = Noun::parse("Prescription glasses", &[]);
+        assert_eq!(glasses.bare, "prescription glasses");
+        assert_eq!(
+            glasses.one.as_deref(),
+            Some("a pair of prescription glasses")
+        );
+        // Mass nouns take no plural.
+        assert_eq!(
+            Noun::parse("Prescription eyewear", &[]).bare,
+            "prescription eyewear"
+        );
+        assert!(Noun::parse("Bespoke joinery", &[]).mass);
+        // A named kind of firm is its own provider noun.
+        assert!(Noun::parse("moving companies", &[]).is_agent());
+        assert!(Noun::parse("electricity retailers", &[]).is_agent());
+        // An -ing noun that names a thing is no action, and one that counts is no mass.
+        assert!(!is_gerund("Wedding"));
+        assert!(is_gerund("Choosing"));
+        assert!(!Noun::parse("freight news briefing", &[]).mass);
+        // Institutions take `the`; brands and acronyms do not.
+        assert_eq!(
+            name_in_text("Marine Conservation Society"),
+            "the Marine Conservation Society"
+        );
+        assert_eq!(name_in_text("RSPB"), "RSPB");
+        assert_eq!(name_in_text("The Wine Society"), "The Wine Society");
+        // Buyers of a marketplace's goods are not its sellers.
+        let cars = Noun::parse("used cars", &[]);
+        assert!(!is_supply_side("first-time car buyers", &cars));
+        assert!(is_supply_side("private sellers", &cars));
+    }
+
+    #[test]
     fn places_read_as_english() {
         assert_eq!(place("Worldwide").locative, "");
         assert_eq!(place("Global").locative, "");
-        assert_eq!(place("United Kingdom").locative, " in the United Kingdom");
+        assert_eq!(place("United Kingdom").locative, " in the UK");
+        assert_eq!(place("United States").locative, " in the US");
         assert_eq!(place("US").locative, " in the US");
         assert_eq!(place("Germany").locative, " in Germany");
         assert_eq!(place("European Union").locative, " in the EU");

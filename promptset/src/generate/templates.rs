@@ -66,6 +66,8 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/content-media/non-brand-discovery/use-case/BOFU.j2",
     "prompts/en/content-media/non-brand-discovery/use-case/MOFU.j2",
     "prompts/en/content-media/non-brand-discovery/use-case/TOFU.j2",
+    "prompts/en/ecommerce/brand-defense/audience-segment/BOFU.j2",
+    "prompts/en/ecommerce/brand-defense/audience-segment/MOFU.j2",
     "prompts/en/ecommerce/brand-defense/channel-marketplace/BOFU.j2",
     "prompts/en/ecommerce/brand-defense/channel-marketplace/MOFU.j2",
     "prompts/en/ecommerce/brand-defense/competitor-alternative/BOFU.j2",
@@ -76,6 +78,8 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/ecommerce/brand-defense/seasonal-trend/MOFU.j2",
     "prompts/en/ecommerce/brand-defense/trust-evaluation/BOFU.j2",
     "prompts/en/ecommerce/brand-defense/trust-evaluation/MOFU.j2",
+    "prompts/en/ecommerce/competitor-comparison/audience-segment/BOFU.j2",
+    "prompts/en/ecommerce/competitor-comparison/audience-segment/MOFU.j2",
     "prompts/en/ecommerce/competitor-comparison/channel-marketplace/BOFU.j2",
     "prompts/en/ecommerce/competitor-comparison/channel-marketplace/MOFU.j2",
     "prompts/en/ecommerce/competitor-comparison/competitor-alternative/BOFU.j2",
@@ -86,6 +90,9 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/ecommerce/competitor-comparison/seasonal-trend/MOFU.j2",
     "prompts/en/ecommerce/competitor-comparison/trust-evaluation/BOFU.j2",
     "prompts/en/ecommerce/competitor-comparison/trust-evaluation/MOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/audience-segment/BOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/audience-segment/MOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/audience-segment/TOFU.j2",
     "prompts/en/ecommerce/non-brand-discovery/channel-marketplace/BOFU.j2",
     "prompts/en/ecommerce/non-brand-discovery/channel-marketplace/MOFU.j2",
     "prompts/en/ecommerce/non-brand-discovery/channel-marketplace/TOFU.j2",
@@ -104,6 +111,11 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/ecommerce/non-brand-discovery/trust-evaluation/BOFU.j2",
     "prompts/en/ecommerce/non-brand-discovery/trust-evaluation/MOFU.j2",
     "prompts/en/ecommerce/non-brand-discovery/trust-evaluation/TOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/use-case/BOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/use-case/MOFU.j2",
+    "prompts/en/ecommerce/non-brand-discovery/use-case/TOFU.j2",
+    "prompts/en/manufacturer/brand-defense/audience-segment/BOFU.j2",
+    "prompts/en/manufacturer/brand-defense/audience-segment/MOFU.j2",
     "prompts/en/manufacturer/brand-defense/channel-marketplace/BOFU.j2",
     "prompts/en/manufacturer/brand-defense/competitor-alternative/BOFU.j2",
     "prompts/en/manufacturer/brand-defense/product-category/BOFU.j2",
@@ -111,6 +123,8 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/manufacturer/brand-defense/trust-evaluation/MOFU.j2",
     "prompts/en/manufacturer/brand-defense/use-case/BOFU.j2",
     "prompts/en/manufacturer/brand-defense/use-case/MOFU.j2",
+    "prompts/en/manufacturer/competitor-comparison/audience-segment/BOFU.j2",
+    "prompts/en/manufacturer/competitor-comparison/audience-segment/MOFU.j2",
     "prompts/en/manufacturer/competitor-comparison/channel-marketplace/BOFU.j2",
     "prompts/en/manufacturer/competitor-comparison/channel-marketplace/MOFU.j2",
     "prompts/en/manufacturer/competitor-comparison/competitor-alternative/BOFU.j2",
@@ -123,6 +137,9 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/manufacturer/competitor-comparison/trust-evaluation/MOFU.j2",
     "prompts/en/manufacturer/competitor-comparison/use-case/BOFU.j2",
     "prompts/en/manufacturer/competitor-comparison/use-case/MOFU.j2",
+    "prompts/en/manufacturer/non-brand-discovery/audience-segment/BOFU.j2",
+    "prompts/en/manufacturer/non-brand-discovery/audience-segment/MOFU.j2",
+    "prompts/en/manufacturer/non-brand-discovery/audience-segment/TOFU.j2",
     "prompts/en/manufacturer/non-brand-discovery/channel-marketplace/BOFU.j2",
     "prompts/en/manufacturer/non-brand-discovery/channel-marketplace/MOFU.j2",
     "prompts/en/manufacturer/non-brand-discovery/channel-marketplace/TOFU.j2",
@@ -561,7 +578,11 @@ impl Templates {
                 Some('~') => (false, true, &text[1..]),
                 _ => (false, false, text),
             };
-            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            // A sentence may open with a value that starts in lower case (`the Marine
+            // Conservation Society vs …`).
+            let text = crate::generate::text::title(
+                &text.split_whitespace().collect::<Vec<_>>().join(" "),
+            );
             if !text.is_empty() {
                 out.push(Variant {
                     intent,

@@ -197,6 +197,17 @@ pub fn place_name(market: &str) -> String {
         "americas",
     ];
     let trimmed = market.trim();
+    // People type the short forms: `in the US`, not `in the United States`, which
+    // the readings of issue 8 rejected as a formal tail.
+    let short = match trimmed.to_lowercase().as_str() {
+        "united states" | "united states of america" | "usa" => Some("US"),
+        "united kingdom" | "great britain" => Some("UK"),
+        "united arab emirates" => Some("UAE"),
+        _ => None,
+    };
+    if let Some(short) = short {
+        return format!("the {short}");
+    }
     if WITH_THE.contains(&trimmed.to_lowercase().as_str()) {
         format!("the {trimmed}")
     } else {

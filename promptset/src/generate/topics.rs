@@ -543,7 +543,60 @@ pub fn product_noun(label: &str, model: BusinessModel, keep: &[&str]) -> Noun {
     } else {
         label.to_owned()
     };
-    adjust_for_model(Noun::parse(&label, keep), model, keep)
+    let noun = adjust_for_model(Noun::parse(&label, keep), model, keep);
+    // A line named by what the software does (`Email campaigns`, `Client reminders`)
+    // is bought as software that does it: `Which email campaigns have an open API?`
+    // speaks of the campaigns. Only a plural head names such a feature: `send invoices
+    // online` is a query.
+    const SOFTWARE_HEADS: &[&str] = &[
+        "software",
+        "tool",
+        "platform",
+        "app",
+        "application",
+        "system",
+        "dashboard",
+        "suite",
+        "solution",
+        "crm",
+        "erp",
+        "api",
+        "bot",
+        "chatbot",
+        "plugin",
+        "extension",
+        "portal",
+        "tracker",
+        "builder",
+        "card",
+        "integration",
+        "template",
+        "website",
+        "site",
+        "service",
+        "hardware",
+        "device",
+        "terminal",
+        "reader",
+        "kiosk",
+        "scanner",
+    ];
+    let last = label
+        .split(" for ")
+        .next()
+        .and_then(|part| part.trim().rsplit(' ').next())
+        .unwrap_or_default()
+        .to_lowercase();
+    if model == BusinessModel::Saas
+        && !noun.mass
+        && last.ends_with('s')
+        && !last.ends_with("ss")
+        && !SOFTWARE_HEADS.contains(&noun.head().as_str())
+        && !noun.bare.contains(" for ")
+    {
+        return Noun::parse(&format!("{} software", noun.modifier), keep);
+    }
+    noun
 }
 
 /// Software is bought as tools: `product analytics` reads as `product analytics tools`.
@@ -588,7 +641,10 @@ fn related_lines(brief: &Brief, texts: &[&str]) -> Vec<String> {
 }
 
 fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String]) -> TopicType {
-    let text = format!("{name} {description} {}", keywords.join(" ")).to_lowercase();
+    // `season ticket` is a product, not a season.
+    let text = format!("{name} {description} {} ", keywords.join(" "))
+        .to_lowercase()
+        .replace("season ticket", "pass");
     let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
     // A comparison in a seed keyword (`linen vs percale`) is about the topic's own
     // choice; only the name or description makes a topic about a rival.
@@ -630,7 +686,9 @@ fn infer_type(brief: &Brief, name: &str, description: &str, keywords: &[String])
     {
         TopicType::ChannelMarketplace
     } else if has(&[
-        "season",
+        "season ",
+        "seasonal",
+        "seasons",
         "holiday",
         "christmas",
         "summer",
@@ -1388,6 +1446,30 @@ fn supply_audience(brief: &Brief, name: &str, offer: &Noun, lexicon: &Lexicon) -
 #[cfg(test)]
 mod split_for_tests {
     use super::shares_word;
+
+    #[test]
+    fn software_named_by_what_it_does_is_software() {
+        use super::{BusinessModel, product_noun};
+        assert_eq!(
+            product_noun("Email campaigns", BusinessModel::Saas, &[]).bare,
+            "email campaign software"
+        );
+        assert_eq!(
+            product_noun("Attribution dashboards", BusinessModel::Saas, &[]).bare,
+            "attribution dashboards"
+        );
+        // A query is not a feature.
+        assert!(
+            !product_noun("send invoices online", BusinessModel::Saas, &[])
+                .bare
+                .contains("software")
+        );
+        // Other models keep the noun.
+        assert_eq!(
+            product_noun("Email campaigns", BusinessModel::Services, &[]).bare,
+            "email campaigns"
+        );
+    }
 
     #[test]
     fn words_are_shared_across_number() {

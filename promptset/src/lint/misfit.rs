@@ -139,10 +139,27 @@ impl Context {
     /// Whether the business sells durable physical goods. The brief's `other` covers
     /// businesses that are none of the goods models, so it counts as not selling goods.
     fn sells_goods(&self) -> bool {
-        matches!(
-            self.model,
-            Some(BusinessModel::Ecommerce | BusinessModel::Manufacturer)
-        )
+        use crate::brief::OfferKind;
+        match self.model {
+            Some(BusinessModel::Ecommerce | BusinessModel::Manufacturer) => true,
+            // A marketplace for used cars or handmade goods, or one that rents out
+            // equipment, trades goods: people buy them, and delivery and returns apply.
+            Some(BusinessModel::Marketplace) => self.product_lines.iter().any(|line| {
+                matches!(
+                    crate::generate::offer::infer_kind(
+                        crate::brief::BusinessModel::Marketplace,
+                        line
+                    ),
+                    Some(
+                        OfferKind::SecondHandGoods
+                            | OfferKind::DurableGoods
+                            | OfferKind::ConsumableGoods
+                            | OfferKind::Rental
+                    )
+                )
+            }),
+            _ => false,
+        }
     }
 }
 
@@ -2753,6 +2770,16 @@ mod tests {
             .into_iter()
             .map(|m| m.rule)
             .collect()
+    }
+
+    #[test]
+    fn a_marketplace_for_goods_may_speak_of_buying_them() {
+        let cars = with(BusinessModel::Marketplace, &[], &["Used cars"]);
+        let sitting = with(BusinessModel::Marketplace, &[], &["Dog walking"]);
+        let prompt = "Is it safer to buy a used car on a marketplace or from a dealer?";
+        assert!(!rules_in(prompt, None, &cars).contains(&"physical-framing"));
+        let prompt = "Is it better to buy dog walking on an app?";
+        assert!(rules_in(prompt, None, &sitting).contains(&"physical-framing"));
     }
 
     #[test]
