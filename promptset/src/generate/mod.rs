@@ -1326,6 +1326,21 @@ impl SlotValues {
             })
             .filter(|rest| !rest.is_empty())
             .unwrap_or(topic_text);
+        // A content topic named by its format (`Baby sleep advice`, `HDB resale buying
+        // guide`) is about its subject: `What should I know about baby sleep?`.
+        let topic_text = if model == crate::brief::BusinessModel::ContentMedia {
+            [" advice", " guides", " guide", " tips"]
+                .iter()
+                .find_map(|format| {
+                    topic_text
+                        .strip_suffix(format)
+                        .filter(|rest| rest.contains(' ') || rest.len() > 3)
+                        .map(str::to_owned)
+                })
+                .unwrap_or(topic_text)
+        } else {
+            topic_text
+        };
         // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
         // activity.
         let topic_gerund = topic_text
@@ -1378,7 +1393,13 @@ impl SlotValues {
             p_people => product.is_agent(),
             offer => &offer.bare,
             offer_are => offer.be(),
-            offer_mod => &offer.modifier,
+            // Content banks read a category of two kinds from its `and` (`hiking guide
+            // and gear review`) and name such sites by their field (`hiking sites`).
+            offer_mod => if model == crate::brief::BusinessModel::ContentMedia {
+                phrasing::joined_modifier(offer, fill.keep)
+            } else {
+                offer.modifier.clone()
+            },
             providers => &providers.bare,
             rivals => &rivals.bare,
             rival => &rivals.modifier,

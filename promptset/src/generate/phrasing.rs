@@ -154,6 +154,18 @@ pub fn name_in_text(name: &str) -> String {
     }
 }
 
+/// The modifier of a noun of two plural kinds with both kinds (`hiking guide and gear
+/// review`), where [`Noun::modifier`] keeps the first (`hiking guide`).
+pub fn joined_modifier(noun: &Noun, keep: &[&str]) -> String {
+    match noun.bare.split_once(" and ") {
+        Some((first, rest)) if !noun.mass && !rest.contains(" and ") => {
+            let (first, rest) = (Noun::parse(first, keep), Noun::parse(rest, keep));
+            format!("{} and {}", first.modifier, rest.modifier)
+        }
+        _ => noun.modifier.clone(),
+    }
+}
+
 /// Nouns used only in the plural for one thing.
 const PAIRS: &[&str] = &[
     "glasses",
@@ -299,10 +311,13 @@ impl Noun {
             // read as one noun below.
             let first_last = last_of(first);
             if is_plural(&first_last) || is_mass(&first_last) {
-                let (first, rest) = (Noun::parse(first, keep), Noun::parse(rest, keep));
+                // Before another noun the first kind stands for both: `bedding brands`,
+                // `property news sites`; the strict readings of issue 8 rejected `bedding
+                // and bath linen brands` and `property news and review sites` as labels.
+                let first = Noun::parse(first, keep);
                 return Noun {
                     bare: text.clone(),
-                    modifier: format!("{} and {}{tail}", first.modifier, rest.modifier),
+                    modifier: format!("{}{tail}", first.modifier),
                     one: first.one,
                     mass: false,
                 };
@@ -494,7 +509,6 @@ fn is_mass(word: &str) -> bool {
     const COUNTED: &[&str] = &[
         "briefing",
         "listing",
-        "booking",
         "meeting",
         "painting",
         "building",
@@ -562,6 +576,10 @@ pub fn singular(word: &str) -> String {
 /// The plural of a singular English noun.
 pub fn plural(word: &str) -> String {
     let lower = word.to_lowercase();
+    // Greek -is nouns: `analysis` → `analyses`, `crisis` → `crises`.
+    if lower.ends_with("sis") || lower.ends_with("xis") {
+        return format!("{}es", &word[..word.len() - 2]);
+    }
     if lower.ends_with('y')
         && !matches!(
             lower.chars().rev().nth(1),
@@ -1628,7 +1646,10 @@ mod tests {
     fn two_kinds_joined_are_plural_together() {
         let guides = Noun::parse("hiking guides and gear reviews", &[]);
         assert_eq!(guides.bare, "hiking guides and gear reviews");
-        assert_eq!(guides.modifier, "hiking guide and gear review");
+        // Before another noun the first kind stands for both (`hiking guide sites`);
+        // content banks still read both kinds from `joined_modifier`.
+        assert_eq!(guides.modifier, "hiking guide");
+        assert_eq!(joined_modifier(&guides, &[]), "hiking guide and gear review");
         assert_eq!(guides.one.as_deref(), Some("a hiking guide"));
         assert!(!guides.mass);
         let mdr = Noun::parse("Managed detection and response", &[]);
@@ -1640,6 +1661,7 @@ mod tests {
             Some("a managed detection and response provider")
         );
         let linens = Noun::parse("bedding and bath linens", &[]);
+        assert_eq!(linens.modifier, "bedding");
         assert_eq!(linens.one, None);
         assert_eq!(linens.be(), "are");
     }
