@@ -548,6 +548,11 @@ impl Generator {
             for name in &names {
                 let mut pool = Vec::new();
                 self.templates.variants(name, stage, &context, &mut pool)?;
+                // Institutions named by what they are take `the` in running text; the
+                // templates compare and print the names as the brief writes them.
+                for variant in &mut pool {
+                    variant.text = phrasing::articles_for_names(&variant.text, fill.competitors);
+                }
                 rng.shuffle(&mut pool);
                 if marks.is_some() || pool.iter().any(|v| v.on_topic || v.elsewhere) {
                     pool.sort_by_cached_key(|variant| {
@@ -1492,9 +1497,9 @@ impl SlotValues {
                 place.locative.as_str()
             },
             global => place.global,
-            competitor => self.competitor.as_deref().map(phrasing::name_in_text),
+            competitor => self.competitor.as_deref(),
             // `Emerson's`, `Hays'`, and `local accountants'` for a generic plural rival.
-            c_poss => self.competitor.as_deref().map(phrasing::name_in_text).map(|c| {
+            c_poss => self.competitor.as_deref().map(|c| {
                 if c.ends_with("'s") {
                     c.to_owned()
                 } else if rival_plural || c.ends_with('s') {

@@ -374,7 +374,20 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
             }
         }
         BusinessModel::Services => {
-            if has_word(words, ONGOING) {
+            // `Post-construction cleaning` is one job though cleaning is often ongoing.
+            const ONE_OFF: &[&str] = &[
+                "one-off",
+                "post-construction",
+                "end-of-tenancy",
+                "deep",
+                "move-out",
+                "move-in",
+                "after-builders",
+                "emergency",
+            ];
+            if has_word(words, ONE_OFF) {
+                Some(ProjectService)
+            } else if has_word(words, ONGOING) {
                 Some(OngoingService)
             } else if has_word(words, PROJECT) {
                 Some(ProjectService)
@@ -385,7 +398,10 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
             }
         }
         BusinessModel::Ecommerce | BusinessModel::Manufacturer => {
-            if has_word(words, CONSUMABLE) && !has_word(words, &["machine", "machinery"]) {
+            // `Coffee subscriptions` are subscribed to, whatever the goods.
+            if has_noun(words, &["subscription", "club"]) {
+                Some(Subscription)
+            } else if has_word(words, CONSUMABLE) && !has_word(words, &["machine", "machinery"]) {
                 Some(ConsumableGoods)
             } else if has_word(words, DURABLE) {
                 Some(DurableGoods)
@@ -574,6 +590,14 @@ mod tests {
             Some(ProjectService)
         );
         assert_eq!(kind(BusinessModel::Services, "Tax advice"), None);
+        assert_eq!(
+            kind(BusinessModel::Services, "Post-construction cleaning"),
+            Some(ProjectService)
+        );
+        assert_eq!(
+            kind(BusinessModel::Services, "Office cleaning"),
+            Some(OngoingService)
+        );
         assert_eq!(kind(BusinessModel::Saas, "anything"), Some(Software));
     }
 }

@@ -166,6 +166,41 @@ pub fn joined_modifier(noun: &Noun, keep: &[&str]) -> String {
     }
 }
 
+/// `text` with `the` before each of `names` that [`name_in_text`] gives one, where the
+/// text does not already have it (`The` at the start of the text).
+pub fn articles_for_names(text: &str, names: &[&str]) -> String {
+    let mut out = text.to_owned();
+    for name in names {
+        let with = name_in_text(name);
+        if with == name.trim() {
+            continue;
+        }
+        let name = name.trim();
+        let mut rebuilt = String::with_capacity(out.len() + 8);
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(name) {
+            let before = &rest[..at];
+            rebuilt.push_str(before);
+            let so_far = rebuilt.trim_end();
+            let has_the =
+                so_far.to_lowercase().ends_with(" the") || so_far.eq_ignore_ascii_case("the");
+            if has_the {
+                rebuilt.push_str(name);
+            } else if rebuilt.is_empty() {
+                rebuilt.push_str("The ");
+                rebuilt.push_str(name);
+            } else {
+                rebuilt.push_str("the ");
+                rebuilt.push_str(name);
+            }
+            rest = &rest[at + name.len()..];
+        }
+        rebuilt.push_str(rest);
+        out = rebuilt;
+    }
+    out
+}
+
 /// Nouns used only in the plural for one thing.
 const PAIRS: &[&str] = &[
     "glasses",
@@ -1604,6 +1639,25 @@ mod tests {
             "the Marine Conservation Society"
         );
         assert_eq!(name_in_text("RSPB"), "RSPB");
+        let names = ["Marine Conservation Society", "WWF"];
+        assert_eq!(
+            articles_for_names(
+                "Marine Conservation Society vs WWF: which is better?",
+                &names
+            ),
+            "The Marine Conservation Society vs WWF: which is better?"
+        );
+        assert_eq!(
+            articles_for_names(
+                "Is WWF better than the Marine Conservation Society?",
+                &names
+            ),
+            "Is WWF better than the Marine Conservation Society?"
+        );
+        assert_eq!(
+            articles_for_names("What is Marine Conservation Society's record?", &names),
+            "What is the Marine Conservation Society's record?"
+        );
         assert_eq!(name_in_text("The Wine Society"), "The Wine Society");
         // Buyers of a marketplace's goods are not its sellers.
         let cars = Noun::parse("used cars", &[]);
@@ -1649,7 +1703,10 @@ mod tests {
         // Before another noun the first kind stands for both (`hiking guide sites`);
         // content banks still read both kinds from `joined_modifier`.
         assert_eq!(guides.modifier, "hiking guide");
-        assert_eq!(joined_modifier(&guides, &[]), "hiking guide and gear review");
+        assert_eq!(
+            joined_modifier(&guides, &[]),
+            "hiking guide and gear review"
+        );
         assert_eq!(guides.one.as_deref(), Some("a hiking guide"));
         assert!(!guides.mass);
         let mdr = Noun::parse("Managed detection and response", &[]);

@@ -579,10 +579,18 @@ impl Templates {
                 _ => (false, false, text),
             };
             // A sentence may open with a value that starts in lower case (`the Marine
-            // Conservation Society vs …`).
-            let text = crate::generate::text::title(
-                &text.split_whitespace().collect::<Vec<_>>().join(" "),
-            );
+            // Conservation Society vs …`); a name styled with inner capitals (`ezyVet`,
+            // `eBay`) keeps its style.
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let styled = text
+                .split(' ')
+                .next()
+                .is_some_and(|first| first.chars().skip(1).any(char::is_uppercase));
+            let text = if styled {
+                text
+            } else {
+                crate::generate::text::title(&text)
+            };
             if !text.is_empty() {
                 out.push(Variant {
                     intent,
