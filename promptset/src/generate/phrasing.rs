@@ -30,6 +30,7 @@ const MASS: &[&str] = &[
     "charging",
     "childcare",
     "chocolate",
+    "clearance",
     "clothing",
     "coffee",
     "content",
@@ -937,9 +938,17 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
     let words: Vec<&str> = short.split(' ').collect();
     if let Some(at) = (1..words.len()).find(|&i| {
         let (before, word) = (words[i - 1].to_lowercase(), words[i].to_lowercase());
-        let noun_follows = words
-            .get(i + 1)
-            .is_some_and(|next| is_plural(&next.to_lowercase()));
+        // `marketing teams`: the -ing word modifies a head naming people; `brands
+        // shipping goods`: it is a participle with its object.
+        let noun_follows = words.get(i + 1).is_some_and(|next| {
+            let next = next.to_lowercase();
+            is_plural(&next)
+                && ![
+                    "goods", "products", "items", "orders", "parcels", "things", "services",
+                    "homes", "houses", "cars", "loads",
+                ]
+                .contains(&next.as_str())
+        });
         word.len() > 4
             && word.ends_with("ing")
             && !MASS.contains(&word.as_str())
@@ -1659,6 +1668,10 @@ mod tests {
             "What is the Marine Conservation Society's record?"
         );
         assert_eq!(name_in_text("The Wine Society"), "The Wine Society");
+        assert_eq!(
+            short_audience("e-commerce brands shipping goods into Canada", &[]),
+            "e-commerce brands"
+        );
         // Buyers of a marketplace's goods are not its sellers.
         let cars = Noun::parse("used cars", &[]);
         assert!(!is_supply_side("first-time car buyers", &cars));

@@ -1296,6 +1296,15 @@ pub fn line_provider_noun(
     {
         return Noun::parse(&format!("{} {plural}", product.modifier), keep);
     }
+    // A trade people name by its practitioners (`customs brokerage`: customs brokers,
+    // `funeral services`: funeral directors) provides every line of the offer: not
+    // `customs clearance providers`, which the strict readings of issue 8 rejected.
+    if model == BusinessModel::Services
+        && !product.is_agent()
+        && let Some(trade) = practitioners(offer, keep)
+    {
+        return trade;
+    }
     if matches!(model, BusinessModel::Services | BusinessModel::Other) && !product.is_agent() {
         // People name who provides a line by the line: `payroll providers`, `personal
         // trainers`, `meeting room rental companies`, `gyms` for gym memberships.
@@ -1340,6 +1349,69 @@ pub fn line_provider_noun(
     provider_noun(product, model, keep)
 }
 
+/// The practitioners of a trade named by its activity (`customs brokerage` → `customs
+/// brokers`, `physiotherapy` → `physiotherapists`, `funeral services` → `funeral
+/// directors`), for trades people name that way; `None` for others (`payroll`).
+pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
+    const TRADES: &[(&str, &str)] = &[
+        ("brokerage", "brokers"),
+        ("photography", "photographers"),
+        ("videography", "videographers"),
+        ("physiotherapy", "physiotherapists"),
+        ("physio", "physiotherapists"),
+        ("dentistry", "dentists"),
+        ("bookkeeping", "bookkeepers"),
+        ("tutoring", "tutors"),
+        ("tuition", "tutors"),
+        ("coaching", "coaches"),
+        ("catering", "caterers"),
+        ("plumbing", "plumbers"),
+        ("landscaping", "landscapers"),
+        ("removals", "removal firms"),
+        ("moving", "movers"),
+        ("translation", "translators"),
+        ("interpreting", "interpreters"),
+        ("counselling", "counsellors"),
+        ("counseling", "counselors"),
+        ("conveyancing", "conveyancers"),
+        ("funeral", "funeral directors"),
+        ("funerals", "funeral directors"),
+        ("veterinary", "vets"),
+        ("optometry", "optometrists"),
+        ("chiropractic", "chiropractors"),
+        ("osteopathy", "osteopaths"),
+        ("hairdressing", "hairdressers"),
+        ("locksmithing", "locksmiths"),
+        ("electrical", "electricians"),
+    ];
+    // The singular form: `customs brokerage`, not `customs brokerages`.
+    let lower = offer.modifier.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    // `funeral services`, `translation and localisation services`: the trade is the word
+    // before `services`.
+    let (stem, last) = match words.as_slice() {
+        [rest @ .., last] if !matches!(*last, "services" | "service") => (rest, *last),
+        [rest @ .., last, _] => (rest, *last),
+        _ => return None,
+    };
+    let (_, agents) = TRADES.iter().find(|(trade, _)| *trade == last)?;
+    // `funeral directors` names the whole trade; `customs brokers` keeps its field.
+    let stem: Vec<&str> = if agents.contains(' ') {
+        stem.iter()
+            .copied()
+            .filter(|w| !agents.contains(*w))
+            .collect()
+    } else {
+        stem.to_vec()
+    };
+    let text = if stem.is_empty() || agents.contains(' ') {
+        (*agents).to_owned()
+    } else {
+        format!("{} {agents}", stem.join(" "))
+    };
+    Some(Noun::parse(&text, keep))
+}
+
 /// Who provides the offering: the offering itself when it names providers (`online
 /// accountants`, `gyms`), else `<offering> providers` (`payroll providers`).
 pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun {
@@ -1349,6 +1421,11 @@ pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun 
     }
     if offer.is_agent() {
         return offer.clone();
+    }
+    if matches!(model, BusinessModel::Services | BusinessModel::Other)
+        && let Some(trade) = practitioners(offer, keep)
+    {
+        return trade;
     }
     let word = match model {
         BusinessModel::Manufacturer => "manufacturers",
@@ -1446,6 +1523,20 @@ fn supply_audience(brief: &Brief, name: &str, offer: &Noun, lexicon: &Lexicon) -
 #[cfg(test)]
 mod split_for_tests {
     use super::shares_word;
+
+    #[test]
+    fn trades_are_named_by_their_practitioners() {
+        use super::{Noun, practitioners};
+        let name = |offer: &str| practitioners(&Noun::parse(offer, &[]), &[]).map(|n| n.bare);
+        assert_eq!(name("customs brokerage").as_deref(), Some("customs brokers"));
+        assert_eq!(name("funeral services").as_deref(), Some("funeral directors"));
+        assert_eq!(
+            name("sports physiotherapy").as_deref(),
+            Some("sports physiotherapists")
+        );
+        assert_eq!(name("payroll services"), None);
+        assert_eq!(name("tax advice"), None);
+    }
 
     #[test]
     fn software_named_by_what_it_does_is_software() {
