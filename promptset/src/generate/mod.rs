@@ -1334,8 +1334,10 @@ impl SlotValues {
         // A content topic named by its format (`Baby sleep advice`, `HDB resale buying
         // guide`) is about its subject: `What should I know about baby sleep?`.
         let topic_text = if model == crate::brief::BusinessModel::ContentMedia {
+            // `Match previews and fantasy tips` names two things, not one subject.
             [" advice", " guides", " guide", " tips"]
                 .iter()
+                .filter(|_| !topic_text.contains(" and "))
                 .find_map(|format| {
                     topic_text
                         .strip_suffix(format)

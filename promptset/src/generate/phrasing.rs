@@ -24,17 +24,23 @@ const MASS: &[&str] = &[
     "beer",
     "bookkeeping",
     "broadband",
+    "butter",
     "cabinetry",
+    "caffeine",
     "care",
     "carpentry",
     "charging",
+    "cheese",
     "childcare",
     "chocolate",
     "clearance",
     "clothing",
     "coffee",
+    "collagen",
+    "compost",
     "content",
     "cookware",
+    "creatine",
     "data",
     "decor",
     "dentistry",
@@ -45,13 +51,22 @@ const MASS: &[&str] = &[
     "energy",
     "equipment",
     "eyewear",
+    "feed",
+    "fertiliser",
+    "fertilizer",
+    "fiber",
+    "fibre",
     "finance",
+    "firewood",
+    "flour",
     "food",
     "footwear",
     "freight",
+    "fuel",
     "furniture",
     "gear",
     "glassware",
+    "granola",
     "haircare",
     "hardware",
     "healthcare",
@@ -64,6 +79,7 @@ const MASS: &[&str] = &[
     "jewellery",
     "jewelry",
     "joinery",
+    "juice",
     "kitchenware",
     "knitwear",
     "legal",
@@ -73,6 +89,7 @@ const MASS: &[&str] = &[
     "logistics",
     "luggage",
     "machinery",
+    "magnesium",
     "maintenance",
     "makeup",
     "management",
@@ -80,27 +97,37 @@ const MASS: &[&str] = &[
     "masonry",
     "media",
     "merchandise",
+    "milk",
+    "muesli",
+    "mulch",
     "news",
     "outerwear",
     "packaging",
+    "pasta",
     "payroll",
     "photography",
     "physio",
     "physiotherapy",
     "placement",
     "pottery",
+    "protein",
     "recruitment",
     "research",
+    "rice",
+    "salt",
     "seafood",
     "search",
     "security",
     "signage",
     "skincare",
     "software",
+    "soil",
+    "soup",
     "sportswear",
     "stationery",
     "storage",
     "strategy",
+    "sugar",
     "support",
     "swimwear",
     "tableware",
@@ -115,8 +142,12 @@ const MASS: &[&str] = &[
     "upholstery",
     "videography",
     "waste",
+    "water",
     "wear",
+    "whey",
     "wine",
+    "yoghurt",
+    "yogurt",
 ];
 
 /// A name as running text writes it: institutions named by what they are take `the`
@@ -231,8 +262,9 @@ const AGENTS: &[&str] = &[
     "agency",
     "agent",
     "architect",
-    "bookkeeper",
+    "auditor",
     "babysitter",
+    "bookkeeper",
     "broker",
     "builder",
     "carer",
@@ -242,25 +274,27 @@ const AGENTS: &[&str] = &[
     "cleaner",
     "clinic",
     "coach",
+    "company",
     "consultancy",
     "consultant",
-    "company",
     "contractor",
     "dealer",
     "dentist",
     "designer",
     "developer",
+    "director",
     "electrician",
     "firm",
     "freelancer",
-    "gym",
     "gardener",
     "groomer",
+    "gym",
     "handyman",
     "installer",
     "instructor",
     "insurer",
     "interpreter",
+    "investigator",
     "landscaper",
     "lawyer",
     "lender",
@@ -268,7 +302,10 @@ const AGENTS: &[&str] = &[
     "mechanic",
     "mover",
     "nanny",
+    "notary",
     "nursery",
+    "optician",
+    "optometrist",
     "painter",
     "photographer",
     "physiotherapist",
@@ -279,16 +316,19 @@ const AGENTS: &[&str] = &[
     "retailer",
     "roofer",
     "school",
+    "sitter",
     "solicitor",
     "space",
     "studio",
-    "sitter",
     "supplier",
+    "surveyor",
     "therapist",
     "tradesperson",
-    "translator",
     "trainer",
+    "translator",
     "tutor",
+    "valuer",
+    "vet",
     "walker",
 ];
 
@@ -746,6 +786,89 @@ pub fn competitor_kind(name: &str, notes: Option<&str>, model: BusinessModel) ->
         })
     };
     let squashed: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+    // Names everyone knows as a marketplace or a shop, when the notes do not say.
+    const MARKETPLACES: &[&str] = &[
+        "amazon",
+        "ebay",
+        "etsy",
+        "flipkart",
+        "aliexpress",
+        "temu",
+        "rakuten",
+        "mercado libre",
+        "mercadolibre",
+        "back market",
+        "vinted",
+        "depop",
+        "poshmark",
+        "stockx",
+        "goat",
+        "noon",
+        "trademe",
+        "trade me",
+        "bol.com",
+        "allegro",
+        "faire",
+        "ankorstore",
+    ];
+    const SHOPS: &[&str] = &[
+        "walmart",
+        "target",
+        "costco",
+        "tesco",
+        "sainsbury's",
+        "asda",
+        "argos",
+        "currys",
+        "john lewis",
+        "boots",
+        "superdrug",
+        "sephora",
+        "ulta",
+        "best buy",
+        "home depot",
+        "lowe's",
+        "b&q",
+        "wayfair",
+        "chewy",
+        "petco",
+        "petsmart",
+        "pets at home",
+        "nykaa",
+        "myntra",
+        "ajio",
+        "healthkart",
+        "lenscrafters",
+        "specsavers",
+        "zalando",
+        "asos",
+        "namshi",
+        "ounass",
+        "modanisa",
+        "dunelm",
+        "selfridges",
+        "harrods",
+        "nordstrom",
+        "macy's",
+        "kohl's",
+        "halfords",
+        "sports direct",
+        "jd sports",
+        "dobbies",
+        "webstaurantstore",
+        "katom",
+        "bunnings",
+        "kmart",
+        "big w",
+        "jb hi-fi",
+    ];
+    let known = |names: &[&str]| notes.is_empty() && names.contains(&name.as_str());
+    if known(MARKETPLACES) {
+        return CompetitorKind::Marketplace;
+    }
+    if known(SHOPS) {
+        return CompetitorKind::Retailer;
+    }
     if said(&["subscription", "subscriptions", "box", "boxes"])
         || ["box", "crate", "club"]
             .iter()
@@ -967,6 +1090,25 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
             }
         }
         short = short[..cut].trim().to_owned();
+    }
+    // A cut can leave a dangling word (`people over 60 planning and`): drop trailing
+    // joining words and the participle before them.
+    loop {
+        let words: Vec<&str> = short.split(' ').collect();
+        let Some(last) = words.last().map(|w| w.to_lowercase()) else {
+            break;
+        };
+        let dangling = matches!(
+            last.as_str(),
+            "and" | "or" | "for" | "to" | "with" | "of" | "in" | "on" | "who" | "that"
+        ) || (words.len() > 2
+            && last.len() > 4
+            && last.ends_with("ing")
+            && !MASS.contains(&last.as_str()));
+        if !dangling || words.len() < 2 {
+            break;
+        }
+        short = words[..words.len() - 1].join(" ");
     }
     if short.is_empty() || VAGUE.contains(&short.to_lowercase().as_str()) {
         return text;
@@ -1406,6 +1548,9 @@ const PLATFORM_WORDS: &[&str] = &[
     "listings",
     "profiles",
     "online",
+    // `sneaker resale`: what is bought is sneakers.
+    "resale",
+    "resales",
 ];
 
 /// What a marketplace's users book, hire or buy through it, from a label such as `home
@@ -1672,6 +1817,14 @@ mod tests {
             short_audience("e-commerce brands shipping goods into Canada", &[]),
             "e-commerce brands"
         );
+        assert_eq!(
+            short_audience(
+                "people over 60 planning and paying for their own funeral",
+                &[]
+            ),
+            "people over 60"
+        );
+        assert!(!Noun::parse("whey protein", &[]).bare.ends_with('s'));
         // Buyers of a marketplace's goods are not its sellers.
         let cars = Noun::parse("used cars", &[]);
         assert!(!is_supply_side("first-time car buyers", &cars));

@@ -727,8 +727,46 @@ fn split_for(brief: &Brief, lexicon: &Lexicon, name: &str) -> Option<(String, St
     let subject = name[..at].trim();
     let who = name[at + " for ".len()..].trim();
     let last = who.split_whitespace().next_back()?.to_lowercase();
-    let people = (last.ends_with('s') && !last.ends_with("ss") && last.len() > 3)
-        || ["women", "men", "people", "children", "staff", "teams"].contains(&last.as_str());
+    // `for road trips`, `for weddings`, `for cracked concrete`: an occasion or a use, not
+    // people.
+    const OCCASIONS: &[&str] = &[
+        "trips",
+        "getaways",
+        "holidays",
+        "vacations",
+        "weddings",
+        "events",
+        "parties",
+        "breaks",
+        "weekends",
+        "festivals",
+        "conferences",
+        "meetings",
+        "deliveries",
+        "repairs",
+        "renovations",
+        "moves",
+        "projects",
+        "stays",
+        "visits",
+        "outings",
+        "journeys",
+        "commutes",
+        "flights",
+        "rides",
+        "tours",
+        "cruises",
+        "celebrations",
+        "gifts",
+        "occasions",
+        "exams",
+        "interviews",
+        "emergencies",
+        "beginners' trips",
+    ];
+    let people = ((last.ends_with('s') && !last.ends_with("ss") && last.len() > 3)
+        || ["women", "men", "people", "children", "staff", "teams"].contains(&last.as_str()))
+        && !OCCASIONS.contains(&last.as_str());
     let known = brief.target_customers.iter().any(|c| mentions(name, c))
         || lexicon
             .audiences
@@ -1528,8 +1566,14 @@ mod split_for_tests {
     fn trades_are_named_by_their_practitioners() {
         use super::{Noun, practitioners};
         let name = |offer: &str| practitioners(&Noun::parse(offer, &[]), &[]).map(|n| n.bare);
-        assert_eq!(name("customs brokerage").as_deref(), Some("customs brokers"));
-        assert_eq!(name("funeral services").as_deref(), Some("funeral directors"));
+        assert_eq!(
+            name("customs brokerage").as_deref(),
+            Some("customs brokers")
+        );
+        assert_eq!(
+            name("funeral services").as_deref(),
+            Some("funeral directors")
+        );
         assert_eq!(
             name("sports physiotherapy").as_deref(),
             Some("sports physiotherapists")
