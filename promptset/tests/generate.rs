@@ -129,6 +129,49 @@ fn every_fixture_brief_gives_a_valid_set_scoring_at_least_85() {
     }
 }
 
+/// Clients nobody tuned the templates for (`fixtures/prompt-quality/unseen/`, read by
+/// hand for quality in `docs/quality.md`) still get a complete set that keeps the layer,
+/// funnel and duplicate rules: a set of 48 prompts once came out of a brief whose topics
+/// ran out of new questions while no other topic could take one more.
+#[test]
+fn every_held_out_brief_gives_a_full_valid_set() {
+    let validator = Validator::default();
+    let mut paths = Vec::new();
+    let mut dirs = vec![root().join("fixtures/prompt-quality/unseen")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("unseen briefs exist") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if promptset::brief::is_brief_path(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    assert!(paths.len() >= 49, "held-out briefs: {}", paths.len());
+    for path in paths {
+        for seed in 0..3 {
+            let name = format!("{} seed {seed}", path.display());
+            let json = generate(
+                &path,
+                &Options {
+                    seed,
+                    ..Options::default()
+                },
+            );
+            let validation = validator.validate(json.as_bytes());
+            assert!(
+                validation.diagnostics.is_empty(),
+                "{name}: {:#?}",
+                validation.diagnostics
+            );
+            let set = validation.document.expect("valid");
+            assert_eq!(set.prompts.len(), 50, "{name}: fifty prompts");
+            assert_rules(&name, &set);
+        }
+    }
+}
+
 /// The fixture briefs and the corpus's own briefs (`fixtures/prompt-quality/briefs/`).
 fn all_briefs() -> Vec<PathBuf> {
     let mut paths = fixture_briefs();

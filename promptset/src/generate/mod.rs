@@ -288,6 +288,8 @@ impl Generator {
         let most = options.prompts_per_topic + options.prompts_per_topic.div_ceil(2);
         for slot in deferred {
             let mut placed = false;
+            // Another topic's best repeat, for a slot whose own topic has none left.
+            let mut other_repeat: Option<(Repeat, Filled)> = None;
             // A rival's topic takes a comparison; a question that names no rival goes
             // to a rival's topic only when no other topic has one left.
             let order = (1..topics.len())
@@ -319,10 +321,18 @@ impl Generator {
                     &mut rng,
                     &filled,
                 )?;
-                if let Some((Repeat::Nothing, found)) = found {
-                    insert_beside_topic(&mut filled, found);
-                    placed = true;
-                    break;
+                match found {
+                    Some((Repeat::Nothing, found)) => {
+                        insert_beside_topic(&mut filled, found);
+                        placed = true;
+                        break;
+                    }
+                    Some((rank, found))
+                        if other_repeat.as_ref().is_none_or(|(kept, _)| rank < *kept) =>
+                    {
+                        other_repeat = Some((rank, found));
+                    }
+                    _ => {}
                 }
             }
             if placed {
@@ -359,8 +369,9 @@ impl Generator {
                 }
                 None => None,
             };
-            if let Some(own) = own {
-                insert_beside_topic(&mut filled, own);
+            // The set keeps its size: a repeat from another topic before a missing prompt.
+            if let Some(found) = own.or(other_repeat.map(|(_, found)| found)) {
+                insert_beside_topic(&mut filled, found);
             }
         }
         // A topic left short gave its slots to the others; the analyst is told which.
