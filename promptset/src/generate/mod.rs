@@ -20,7 +20,8 @@ pub mod text;
 pub mod topics;
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use minijinja::Value;
@@ -30,7 +31,7 @@ use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, 
 use funnel::{Intent, apportion, stage_weights};
 use rng::{SplitMix64, stable_hash};
 use templates::{Templates, Variant};
-use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similar, tokens};
+use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similar_hashed, tokens};
 use topics::{PlannedTopic, names_to_keep};
 
 /// What can go wrong while generating.
@@ -124,12 +125,13 @@ struct Filled {
     layer: Layer,
     intent: Intent,
     text: String,
-    tokens: BTreeSet<String>,
+    /// Its tokens, as [`text::hashed`] sets (every candidate is compared with these).
+    tokens: Vec<u64>,
     /// The tokens without the words of any audience or market: two prompts whose
     /// skeletons match ask the same question for another audience or place.
-    skeleton: BTreeSet<String>,
+    skeleton: Vec<u64>,
     /// The skeleton without the product lines' words either (see [`frame_drop`]).
-    frame: BTreeSet<String>,
+    frame: Vec<u64>,
     /// The question family of the template variant (see [`templates::Variant::family`]).
     family: String,
     product_line: Option<String>,
@@ -229,9 +231,13 @@ impl Generator {
         // Every slot of the set is filled in the same context but for its topic; the
         // closure copies these references into each.
         let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
-        let (language_code, skeleton_drop, frame_drop) =
-            (&language[..], &skeleton_drop, &frame_drop);
+        let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
+        let rendered = &RefCell::new(HashMap::new());
+        let (skeleton_drop_hashed, frame_drop_hashed) = (
+            &text::hashed(&skeleton_drop)[..],
+            &text::hashed(&frame_drop)[..],
+        );
         let context = move |index: usize| FillContext {
             brief,
             topic: &topics[index],
@@ -241,8 +247,9 @@ impl Generator {
             competitors,
             season,
             language: language_code,
-            skeleton_drop,
-            frame_drop,
+            skeleton_drop_hashed,
+            frame_drop_hashed,
+            rendered,
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -263,7 +270,7 @@ impl Generator {
                 for (stage_index, stage) in FunnelStage::ALL.iter().enumerate() {
                     for _ in 0..per_stage[stage_index] {
                         let found = self.fill_in_layer(
-                            &fill, *layer, *stage, slot, offsets, &mut rng, &filled,
+                            &fill, *layer, *stage, slot, offsets, &mut rng, &filled, None,
                         )?;
                         slot += 1;
                         match found {
@@ -287,12 +294,9 @@ impl Generator {
         // topic has a new question left does the slot keep its own repeat.
         let most = options.prompts_per_topic + options.prompts_per_topic.div_ceil(2);
         for slot in deferred {
-            let mut placed = false;
-            // Another topic's best repeat, for a slot whose own topic has none left.
-            let mut other_repeat: Option<(Repeat, Filled)> = None;
             // A rival's topic takes a comparison; a question that names no rival goes
             // to a rival's topic only when no other topic has one left.
-            let order = (1..topics.len())
+            let order: Vec<usize> = (1..topics.len())
                 .map(|step| (slot.topic + step) % topics.len())
                 .filter(|&index| {
                     slot.layer != Layer::NonBrandDiscovery || !is_rival_topic(&topics[index])
@@ -303,39 +307,44 @@ impl Generator {
                         .filter(|&index| {
                             slot.layer == Layer::NonBrandDiscovery && is_rival_topic(&topics[index])
                         }),
-                );
-            for index in order {
-                let held = filled.iter().filter(|f| f.topic == index).count();
-                if held >= most {
-                    continue;
-                }
-                let mut rng =
-                    SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topics[index].name));
-                let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
-                let found = self.fill_in_layer(
-                    &context(index),
-                    slot.layer,
-                    slot.stage,
-                    options.prompts_per_topic + held,
-                    offsets,
-                    &mut rng,
-                    &filled,
-                )?;
-                match found {
-                    Some((Repeat::Nothing, found)) => {
-                        insert_beside_topic(&mut filled, found);
-                        placed = true;
-                        break;
+                )
+                .collect();
+            // The best candidate of another topic that can take one more prompt, among
+            // those that repeat less than `below`.
+            let from_others = |below: Option<Repeat>,
+                               filled: &[Filled]|
+             -> Result<Option<(Repeat, Filled)>, GenerateError> {
+                let mut best: Option<(Repeat, Filled)> = None;
+                for &index in &order {
+                    let held = filled.iter().filter(|f| f.topic == index).count();
+                    if held >= most {
+                        continue;
                     }
-                    Some((rank, found))
-                        if other_repeat.as_ref().is_none_or(|(kept, _)| rank < *kept) =>
-                    {
-                        other_repeat = Some((rank, found));
+                    let mut rng =
+                        SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topics[index].name));
+                    let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+                    let ceiling = best.as_ref().map(|(rank, _)| *rank).or(below);
+                    if let Some((rank, found)) = self.fill_in_layer(
+                        &context(index),
+                        slot.layer,
+                        slot.stage,
+                        options.prompts_per_topic + held,
+                        offsets,
+                        &mut rng,
+                        filled,
+                        ceiling,
+                    )? {
+                        let new = rank == Repeat::Nothing;
+                        best = Some((rank, found));
+                        if new {
+                            break;
+                        }
                     }
-                    _ => {}
                 }
-            }
-            if placed {
+                Ok(best)
+            };
+            if let Some((_, found)) = from_others(Some(Repeat::FamilyOrFrameInSet), &filled)? {
+                insert_beside_topic(&mut filled, found);
                 continue;
             }
             // The topic's own repeat, unless a prompt placed since asks the same; then
@@ -343,8 +352,8 @@ impl Generator {
             let own = match slot.repeat {
                 Some((_, own))
                     if !filled.iter().any(|t| {
-                        similar(&t.tokens, &own.tokens, NEAR_DUPLICATE)
-                            || similar(&t.skeleton, &own.skeleton, SAME_QUESTION)
+                        similar_hashed(&t.tokens, &own.tokens, NEAR_DUPLICATE)
+                            || similar_hashed(&t.skeleton, &own.skeleton, SAME_QUESTION)
                     }) =>
                 {
                     Some(own)
@@ -364,13 +373,18 @@ impl Generator {
                         offsets,
                         &mut rng,
                         &filled,
+                        None,
                     )?
                     .map(|(_, found)| found)
                 }
                 None => None,
             };
             // The set keeps its size: a repeat from another topic before a missing prompt.
-            if let Some(found) = own.or(other_repeat.map(|(_, found)| found)) {
+            let found = match own {
+                Some(own) => Some(own),
+                None => from_others(None, &filled)?.map(|(_, found)| found),
+            };
+            if let Some(found) = found {
                 insert_beside_topic(&mut filled, found);
             }
         }
@@ -478,6 +492,7 @@ impl Generator {
         offsets: [usize; 4],
         rng: &mut SplitMix64,
         taken: &[Filled],
+        ceiling: Option<Repeat>,
     ) -> Result<Option<(Repeat, Filled)>, GenerateError> {
         let weights = stage_weights(layer, fill.brief.business_model);
         let others = FunnelStage::ALL
@@ -487,8 +502,11 @@ impl Generator {
         // A new question at another stage of the layer beats a repeat at this one.
         let mut best: Option<(Repeat, Filled)> = None;
         for stage in std::iter::once(stage).chain(others) {
+            // Only a candidate that repeats less than the best so far can replace it:
+            // the others are not worth their similarity checks.
+            let below = best.as_ref().map(|(rank, _)| *rank).or(ceiling);
             if let Some((rank, found)) =
-                self.fill_slot(fill, layer, stage, slot, offsets, rng, taken)?
+                self.fill_slot(fill, layer, stage, slot, offsets, rng, taken, below)?
             {
                 if rank == Repeat::Nothing {
                     return Ok(Some((rank, found)));
@@ -514,6 +532,7 @@ impl Generator {
         offsets: [usize; 4],
         rng: &mut SplitMix64,
         taken: &[Filled],
+        below: Option<Repeat>,
     ) -> Result<Option<(Repeat, Filled)>, GenerateError> {
         let names = self.templates.slot_names(
             fill.language,
@@ -550,20 +569,34 @@ impl Generator {
             {
                 values.competitor = Some(rival);
             }
-            let context = values.context(fill);
+            // The context is a pure function of the topic and the slot's values.
+            let key = format!("{}|{:?}", fill.topic_index, values);
+            let mut context = None;
             let mut pools: Vec<Vec<Variant>> = Vec::new();
             // Questions about the topic come before those about the whole offering: a
             // podcast topic asks about podcasts, a rival's topic about that rival, a
             // Making Tax Digital topic compares rivals on Making Tax Digital.
             let marks = fill.topic_marks(&values);
             for name in &names {
-                let mut pool = Vec::new();
-                self.templates.variants(name, stage, &context, &mut pool)?;
-                // Institutions named by what they are take `the` in running text; the
-                // templates compare and print the names as the brief writes them.
-                for variant in &mut pool {
-                    variant.text = phrasing::articles_for_names(&variant.text, fill.competitors);
-                }
+                let cache_key = format!("{key}|{name}|{stage:?}");
+                let cached = fill.rendered.borrow().get(&cache_key).cloned();
+                let mut pool = match cached {
+                    Some(pool) => pool,
+                    None => {
+                        let context = context.get_or_insert_with(|| values.context(fill));
+                        let mut pool = Vec::new();
+                        self.templates.variants(name, stage, context, &mut pool)?;
+                        // Institutions named by what they are take `the` in running text;
+                        // the templates compare and print the names as the brief writes
+                        // them.
+                        for variant in &mut pool {
+                            variant.text =
+                                phrasing::articles_for_names(&variant.text, fill.competitors);
+                        }
+                        fill.rendered.borrow_mut().insert(cache_key, pool.clone());
+                        pool
+                    }
+                };
                 rng.shuffle(&mut pool);
                 if marks.is_some() || pool.iter().any(|v| v.on_topic || v.elsewhere) {
                     pool.sort_by_cached_key(|variant| {
@@ -587,50 +620,45 @@ impl Generator {
                 } else {
                     Repeat::Nothing
                 };
-                // Nothing this candidate could be beats the fallback already found.
+                // Nothing this candidate could be beats the fallback already found, or
+                // the rank the caller needs beaten.
                 if fallback
                     .as_ref()
-                    .is_some_and(|(rank, _)| *rank <= family_repeat)
+                    .map(|(rank, _)| *rank)
+                    .or(below)
+                    .is_some_and(|rank| rank <= family_repeat)
                 {
                     continue;
                 }
-                if !obeys_layer(
-                    &variant.text,
-                    layer,
-                    fill.brief,
-                    fill.language,
-                    &fill.plan.offer.bare,
-                ) {
+                let Some(Analysis {
+                    tokens: hashed_tokens,
+                    skeleton,
+                    frame,
+                }) = fill.analyse(&variant.text, layer)
+                else {
                     continue;
-                }
-                if fill.language == "en" && repeats_a_word(&variant.text, fill.brief) {
-                    continue;
-                }
-                let candidate_tokens = tokens(&variant.text);
-                if candidate_tokens.len() < 4 {
-                    continue;
-                }
-                let skeleton = fill.skeleton(&candidate_tokens);
+                };
                 if taken.iter().any(|t| {
-                    similar(&t.tokens, &candidate_tokens, NEAR_DUPLICATE)
-                        || similar(&t.skeleton, &skeleton, SAME_QUESTION)
+                    similar_hashed(&t.tokens, &hashed_tokens, NEAR_DUPLICATE)
+                        || similar_hashed(&t.skeleton, &skeleton, SAME_QUESTION)
                 }) {
                     continue;
                 }
-                let frame: BTreeSet<String> = candidate_tokens
-                    .difference(fill.frame_drop)
-                    .cloned()
-                    .collect();
                 let rank = if family_repeat == Repeat::Nothing
                     && taken
                         .iter()
-                        .any(|t| similar(&t.frame, &frame, SAME_QUESTION))
+                        .any(|t| similar_hashed(&t.frame, &frame, SAME_QUESTION))
                 {
                     Repeat::FamilyOrFrameInSet
                 } else {
                     family_repeat
                 };
-                if fallback.as_ref().is_some_and(|(best, _)| *best <= rank) {
+                if fallback
+                    .as_ref()
+                    .map(|(best, _)| *best)
+                    .or(below)
+                    .is_some_and(|best| best <= rank)
+                {
                     continue;
                 }
                 let filled = Filled {
@@ -638,7 +666,7 @@ impl Generator {
                     layer,
                     intent: variant.intent,
                     text: variant.text,
-                    tokens: candidate_tokens,
+                    tokens: hashed_tokens,
                     skeleton,
                     frame,
                     family: variant.family,
@@ -920,8 +948,21 @@ struct FillContext<'a> {
     competitors: &'a [&'a str],
     season: Option<&'a str>,
     language: &'a str,
-    skeleton_drop: &'a BTreeSet<String>,
-    frame_drop: &'a BTreeSet<String>,
+    /// The words of every audience and market (see [`skeleton_drop`]), and those plus
+    /// the product lines' (see [`frame_drop`]), as [`text::hashed`] sets.
+    skeleton_drop_hashed: &'a [u64],
+    frame_drop_hashed: &'a [u64],
+    /// Rendered variants by topic, slot values, template and stage: the same slot is
+    /// rendered again when a repeat is handed to another topic, and rendering is most of
+    /// the generator's time.
+    rendered: &'a RefCell<HashMap<String, Vec<Variant>>>,
+}
+
+/// A candidate's text as the repeat checks read it (see [`Filled`]).
+struct Analysis {
+    tokens: Vec<u64>,
+    skeleton: Vec<u64>,
+    frame: Vec<u64>,
 }
 
 /// The skeleton's words plus those of the product lines and the offering, and the
@@ -977,6 +1018,7 @@ fn skeleton_drop(brief: &Brief, plan: &topics::TopicPlan) -> BTreeSet<String> {
     drop
 }
 
+#[derive(Debug)]
 struct SlotValues {
     market: String,
     customer: String,
@@ -997,6 +1039,33 @@ fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
 }
 
 impl FillContext<'_> {
+    /// `None` when the text breaks a layer rule, says a content word twice or is too
+    /// short to be a question; else its token sets.
+    fn analyse(&self, text: &str, layer: Layer) -> Option<Analysis> {
+        if !obeys_layer(
+            text,
+            layer,
+            self.brief,
+            self.language,
+            &self.plan.offer.bare,
+        ) {
+            return None;
+        }
+        if self.language == "en" && repeats_a_word(text, self.brief) {
+            return None;
+        }
+        let candidate_tokens = tokens(text);
+        if candidate_tokens.len() < 4 {
+            return None;
+        }
+        let hashed = text::hashed(&candidate_tokens);
+        Some(Analysis {
+            skeleton: text::hashed_without(&hashed, self.skeleton_drop_hashed),
+            frame: text::hashed_without(&hashed, self.frame_drop_hashed),
+            tokens: hashed,
+        })
+    }
+
     /// A narrower kind of the topic's product from its priority keywords for this
     /// discovery slot, if the topic has one it has not asked about yet: every third
     /// slot from the second, so the topic still speaks mostly of its own line.
@@ -1091,11 +1160,6 @@ impl FillContext<'_> {
         // A trust or channel topic without a name of its own to match still prefers the
         // lines its templates mark with `+`.
         (!marks.is_empty() || !product_topic).then_some(marks)
-    }
-
-    /// `tokens` without the words of the brief's audiences and markets.
-    fn skeleton(&self, tokens: &BTreeSet<String>) -> BTreeSet<String> {
-        tokens.difference(self.skeleton_drop).cloned().collect()
     }
 
     fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
