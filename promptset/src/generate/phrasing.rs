@@ -39,6 +39,7 @@ const MASS: &[&str] = &[
     "collagen",
     "compost",
     "content",
+    "control",
     "cookware",
     "creatine",
     "data",

@@ -1421,6 +1421,7 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         ("hairdressing", "hairdressers"),
         ("locksmithing", "locksmiths"),
         ("electrical", "electricians"),
+        ("pest control", "pest control companies"),
     ];
     // The singular form: `customs brokerage`, not `customs brokerages`.
     let lower = offer.modifier.to_lowercase();
@@ -1432,7 +1433,15 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         [rest @ .., last, _] => (rest, *last),
         _ => return None,
     };
-    let (_, agents) = TRADES.iter().find(|(trade, _)| *trade == last)?;
+    // A trade of two words (`pest control`) before one of its last word.
+    let two = stem.last().map(|before| format!("{before} {last}"));
+    let (stem, (_, agents)) = match TRADES
+        .iter()
+        .find(|(trade, _)| two.as_deref() == Some(*trade))
+    {
+        Some(found) => (&stem[..stem.len() - 1], found),
+        None => (stem, TRADES.iter().find(|(trade, _)| *trade == last)?),
+    };
     // `funeral directors` names the whole trade; `customs brokers` keeps its field.
     let stem: Vec<&str> = if agents.contains(' ') {
         stem.iter()
@@ -1577,6 +1586,14 @@ mod split_for_tests {
         assert_eq!(
             name("sports physiotherapy").as_deref(),
             Some("sports physiotherapists")
+        );
+        assert_eq!(
+            name("pest control").as_deref(),
+            Some("pest control companies")
+        );
+        assert_eq!(
+            name("pest control services").as_deref(),
+            Some("pest control companies")
         );
         assert_eq!(name("payroll services"), None);
         assert_eq!(name("tax advice"), None);
