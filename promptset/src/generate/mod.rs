@@ -257,8 +257,7 @@ impl Generator {
         // left asked a question the set already asks.
         let mut deferred: Vec<Deferred> = Vec::new();
         for (index, topic) in topics.iter().enumerate() {
-            let mut rng = SplitMix64::new(options.seed, stable_hash(&topic.name));
-            let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+            let (mut rng, offsets) = slot_rng(options.seed, &topic.name);
             let fill = context(index);
             let mut slot = 0usize;
             for (layer_index, layer) in Layer::ALL.iter().enumerate() {
@@ -320,9 +319,7 @@ impl Generator {
                     if held >= most {
                         continue;
                     }
-                    let mut rng =
-                        SplitMix64::new(options.seed ^ 0x5107, stable_hash(&topics[index].name));
-                    let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+                    let (mut rng, offsets) = slot_rng(options.seed ^ 0x5107, &topics[index].name);
                     let ceiling = best.as_ref().map(|(rank, _)| *rank).or(below);
                     if let Some((rank, found)) = self.fill_in_layer(
                         &context(index),
@@ -359,11 +356,8 @@ impl Generator {
                     Some(own)
                 }
                 Some(_) => {
-                    let mut rng = SplitMix64::new(
-                        options.seed ^ 0x0a11,
-                        stable_hash(&topics[slot.topic].name),
-                    );
-                    let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+                    let (mut rng, offsets) =
+                        slot_rng(options.seed ^ 0x0a11, &topics[slot.topic].name);
                     let held = filled.iter().filter(|f| f.topic == slot.topic).count();
                     self.fill_in_layer(
                         &context(slot.topic),
@@ -477,8 +471,9 @@ impl Generator {
         Ok(fallback)
     }
 
-    /// [`Self::fill_slot`] at `stage`, or when that stage has run dry, at any other stage
-    /// the layer uses.
+    /// [`Self::fill_slot`] at `stage`; when that stage gives only a repeat of the set or
+    /// nothing, the other stages the layer uses, for a candidate that repeats less. At
+    /// most `ceiling` (exclusive) when given.
     #[expect(
         clippy::too_many_arguments,
         reason = "one slot needs all of its coordinates"
@@ -683,6 +678,14 @@ impl Generator {
         }
         Ok(fallback)
     }
+}
+
+/// A topic's random stream and the offsets that rotate its slots through the brief's
+/// markets, audiences, lines and rivals.
+fn slot_rng(seed: u64, topic: &str) -> (SplitMix64, [usize; 4]) {
+    let mut rng = SplitMix64::new(seed, stable_hash(topic));
+    let offsets = [rng.below(97), rng.below(97), rng.below(97), rng.below(97)];
+    (rng, offsets)
 }
 
 /// A slot its topic could not fill with a new question.

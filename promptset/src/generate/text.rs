@@ -209,20 +209,7 @@ pub fn similar_hashed(a: &[u64], b: &[u64], threshold: f64) -> bool {
     if (small as f64 / large as f64) < threshold {
         return false;
     }
-    let (mut i, mut j, mut shared) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                shared += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    let union = a.len() + b.len() - shared;
-    shared as f64 / union as f64 >= threshold
+    crate::lint::similar::jaccard(a, b) >= threshold
 }
 
 /// Prompts at least this similar count as near-duplicates and are not both kept.

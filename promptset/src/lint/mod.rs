@@ -18,7 +18,7 @@ mod facts;
 pub mod misfit;
 mod rules;
 pub mod scorecard;
-mod similar;
+pub(crate) mod similar;
 pub mod text;
 
 use crate::diagnostic::source::Positions;

@@ -57,7 +57,8 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+/// Jaccard index of two sorted, deduplicated hash lists (0.0 when both are empty).
+pub(crate) fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     let (mut i, mut j, mut common) = (0, 0, 0usize);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
