@@ -9,8 +9,12 @@
 //! Each template renders to one variant per line, tagged with its intent:
 //! `[pricing] How much {{ p_do }} {{ p }} cost{{ where }}?`. Type-specific files come
 //! first; `default/` fills in for types without their own file and widens the pool.
+//!
+//! What every template of a folder derives from the brief's words (a services bank's
+//! provider noun, a marketplace bank's goods-or-bookings switch) is written once, in the
+//! folder's `_facts.j2`, and compiled in front of each template below it.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use minijinja::syntax::SyntaxConfig;
@@ -401,11 +405,32 @@ fn with_line_families(name: &str, source: &str) -> String {
     out
 }
 
+/// The name of a folder's facts: Jinja `set`s that every template under the folder
+/// needs (what the brief's nouns read as, which offer facts hold), written once and
+/// put in front of each of those templates when they are compiled. A template sees the
+/// facts of every folder above it, outermost first.
+const FACTS: &str = "_facts.j2";
+
+/// The `_facts.j2` files that go in front of a template, outermost folder first.
+fn facts_for(name: &str) -> Vec<String> {
+    name.match_indices('/')
+        .map(|(end, _)| format!("{}/{FACTS}", &name[..end]))
+        .collect()
+}
+
+/// One file of a composed template and the line it starts on there.
+struct Segment {
+    name: String,
+    first_line: usize,
+}
+
 /// The compiled templates and the languages they cover.
 pub struct Templates {
     env: Environment<'static>,
     names: HashSet<String>,
     languages: BTreeSet<String>,
+    /// How templates with facts in front were composed, to name the file of an error.
+    segments: HashMap<String, Vec<Segment>>,
 }
 
 impl std::fmt::Debug for Templates {
@@ -417,10 +442,26 @@ impl std::fmt::Debug for Templates {
     }
 }
 
-fn template_error(error: &minijinja::Error) -> GenerateError {
+/// A template error, named by the file and line it comes from: a line in a folder's
+/// `_facts.j2` is reported there, not in the template it was put in front of.
+fn template_error(
+    error: &minijinja::Error,
+    segments: &HashMap<String, Vec<Segment>>,
+) -> GenerateError {
+    let name = error.name().unwrap_or("<unknown>");
+    let line = error.line().unwrap_or(0);
+    let (name, line) = match segments.get(name).and_then(|parts| {
+        parts
+            .iter()
+            .rev()
+            .find(|part| line >= part.first_line && line > 0)
+    }) {
+        Some(part) => (part.name.as_str(), line - part.first_line + 1),
+        None => (name, line),
+    };
     GenerateError::Template {
-        name: error.name().unwrap_or("<unknown>").to_owned(),
-        line: error.line().unwrap_or(0),
+        name: name.to_owned(),
+        line,
         message: match error.detail() {
             Some(detail) => format!("{}: {detail}", error.kind()),
             None => error.kind().to_string(),
@@ -448,24 +489,41 @@ impl Templates {
         env.add_filter("plural", |noun: String| {
             crate::generate::phrasing::Noun::parse(&noun, &[]).bare
         });
-        let mut names = HashSet::new();
-        let mut sources: Vec<(String, String)> = Vec::new();
+        // Every source by name, the overrides' files taking precedence.
+        let mut sources: BTreeMap<String, String> = EMBEDDED
+            .iter()
+            .map(|(name, source)| ((*name).to_owned(), (*source).to_owned()))
+            .collect();
         if let Some(dir) = overrides {
-            collect_dir(dir, dir, &mut sources)?;
+            let mut found = Vec::new();
+            collect_dir(dir, dir, &mut found)?;
+            sources.extend(found);
         }
-        let overridden: HashSet<String> = sources.iter().map(|(n, _)| n.clone()).collect();
-        for (name, source) in EMBEDDED {
-            if !overridden.contains(*name) {
-                env.add_template_owned(*name, with_line_families(name, source))
-                    .map_err(|e| template_error(&e))?;
-                names.insert((*name).to_owned());
+        let mut names = HashSet::new();
+        let mut segments = HashMap::new();
+        for (name, source) in &sources {
+            if name.ends_with(FACTS) {
+                continue;
             }
-        }
-        for (name, source) in sources {
+            let files = facts_for(name)
+                .into_iter()
+                .filter_map(|facts| sources.get_key_value(&facts))
+                .chain([(name, source)]);
+            let mut parts = Vec::new();
+            let mut composed = String::new();
+            for (file, text) in files {
+                parts.push(Segment {
+                    name: file.clone(),
+                    first_line: composed.lines().count() + 1,
+                });
+                composed.push_str(&with_line_families(file, text));
+            }
+            if parts.len() > 1 {
+                segments.insert(name.clone(), parts);
+            }
+            env.add_template_owned(name.clone(), composed)
+                .map_err(|e| template_error(&e, &segments))?;
             names.insert(name.clone());
-            let source = with_line_families(&name, &source);
-            env.add_template_owned(name, source)
-                .map_err(|e| template_error(&e))?;
         }
         let languages = names
             .iter()
@@ -476,6 +534,7 @@ impl Templates {
             env,
             names,
             languages,
+            segments,
         })
     }
 
@@ -494,8 +553,10 @@ impl Templates {
         let template = self
             .env
             .get_template(name)
-            .map_err(|e| template_error(&e))?;
-        template.render(context).map_err(|e| template_error(&e))
+            .map_err(|e| template_error(&e, &self.segments))?;
+        template
+            .render(context)
+            .map_err(|e| template_error(&e, &self.segments))
     }
 
     /// The names of the templates for a slot, most specific first: the business
@@ -665,5 +726,93 @@ mod tests {
             .expect("variants");
         let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
         assert_eq!(texts, ["Is it good?", "Is it new?"]);
+    }
+
+    fn write(dir: &Path, name: &str, text: &str) {
+        let file = dir.join(name);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&file, text).expect("write");
+    }
+
+    #[test]
+    fn a_folders_facts_are_set_for_every_template_below_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(
+            dir.path(),
+            "prompts/xx/_facts.j2",
+            "{% set noun = \"plumbers\" %}\n",
+        );
+        write(
+            dir.path(),
+            "prompts/xx/brand-defense/_facts.j2",
+            "{# the inner folder's facts come second #}\n{% set one = noun[:-1] %}\n",
+        );
+        let name = "prompts/xx/brand-defense/default/TOFU.j2";
+        write(
+            dir.path(),
+            name,
+            "[solution-education] How do I find {{ noun }}?\n[solution-education] What does {{ one|article }} do?\n",
+        );
+        let templates = Templates::new(Some(dir.path())).expect("templates");
+        assert!(
+            !templates.has("prompts/xx/_facts.j2"),
+            "facts are no template"
+        );
+        let mut out = Vec::new();
+        templates
+            .variants(name, FunnelStage::Tofu, &minijinja::context! {}, &mut out)
+            .expect("variants");
+        let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["How do I find plumbers?", "What does a plumber do?"]
+        );
+        // Each variant keeps the family of its own file's line.
+        assert!(
+            out[1].family.ends_with(&format!("{name}:2")),
+            "{}",
+            out[1].family
+        );
+    }
+
+    #[test]
+    fn an_error_in_facts_names_the_facts_file_and_its_line() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(
+            dir.path(),
+            "prompts/xx/_facts.j2",
+            "{# facts #}\n{% set x = %}\n",
+        );
+        write(
+            dir.path(),
+            "prompts/xx/brand-defense/default/TOFU.j2",
+            "[solution-education] Why?\n",
+        );
+        let error = Templates::new(Some(dir.path())).expect_err("a syntax error");
+        let GenerateError::Template { name, line, .. } = error else {
+            panic!("not a template error: {error}");
+        };
+        assert_eq!((name.as_str(), line), ("prompts/xx/_facts.j2", 2));
+
+        write(dir.path(), "prompts/xx/_facts.j2", "{% set x = 1 %}\n");
+        write(
+            dir.path(),
+            "prompts/xx/brand-defense/default/TOFU.j2",
+            "[solution-education] Why?\n{{ missing }}\n",
+        );
+        let templates = Templates::new(Some(dir.path())).expect("templates");
+        let error = templates
+            .render(
+                "prompts/xx/brand-defense/default/TOFU.j2",
+                &minijinja::context! {},
+            )
+            .expect_err("undefined");
+        let GenerateError::Template { name, line, .. } = error else {
+            panic!("not a template error: {error}");
+        };
+        assert_eq!(
+            (name.as_str(), line),
+            ("prompts/xx/brand-defense/default/TOFU.j2", 2)
+        );
     }
 }
