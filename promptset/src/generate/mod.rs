@@ -578,7 +578,7 @@ impl Generator {
                 let mut pool = match cached {
                     Some(pool) => pool,
                     None => {
-                        let context = context.get_or_insert_with(|| values.context(fill));
+                        let context = context.get_or_insert_with(|| values.context(fill, layer));
                         let mut pool = Vec::new();
                         self.templates.variants(name, stage, context, &mut pool)?;
                         // Institutions named by what they are take `the` in running text;
@@ -1330,7 +1330,7 @@ fn channel_phrase(name: &str, kind: ChannelKind) -> String {
 }
 
 impl SlotValues {
-    fn context(&self, fill: &FillContext<'_>) -> Value {
+    fn context(&self, fill: &FillContext<'_>, layer: Layer) -> Value {
         let model = fill.brief.business_model;
         let offer = &fill.plan.offer;
         let product = &self.product;
@@ -1446,6 +1446,9 @@ impl SlotValues {
         minijinja::context! {
             brand => fill.brief.brand_name.trim(),
             model => model.as_str(),
+            // A folder's facts may hold for some layers only (a SaaS line's noun is made
+            // readable for discovery, while brand defense keeps the brand's own words).
+            layer => layer.as_str(),
             // What customers get from the slot's line (or the whole offer), and who buys:
             // empty when unknown, so lines that assume one stay out (see [`offer`]).
             offer_kind => fill
