@@ -564,6 +564,7 @@ impl Generator {
             {
                 values.competitor = Some(rival);
             }
+            values.rival2 = fill.second_rival(&values, taken);
             // The context is a pure function of the topic and the slot's values.
             let key = format!("{}|{:?}", fill.topic_index, values);
             let mut context = None;
@@ -1030,6 +1031,9 @@ struct SlotValues {
     product: phrasing::Noun,
     keyword: String,
     competitor: Option<String>,
+    /// A second rival for head-to-head questions, chosen after `competitor` (see
+    /// [`FillContext::second_rival`]).
+    rival2: Option<String>,
     channel: Option<(String, ChannelKind)>,
 }
 
@@ -1112,6 +1116,42 @@ impl FillContext<'_> {
             .filter(|name| self.offers(name, values.product_line.as_deref()))
             .min_by_key(|name| uses(name))
             .map(|name| (*name).to_owned())
+    }
+
+    /// A second named rival for a head-to-head question with the slot's rival: of the
+    /// same kind (a treat maker against a subscription box compares nothing), offering
+    /// the slot's line, not the topic's own rival, and the one paired least often with it
+    /// so far (the strict readings of issue 8 rejected five prompts pairing the same two
+    /// rivals); ties go to the next rival in the brief's order.
+    fn second_rival(&self, values: &SlotValues, taken: &[Filled]) -> Option<String> {
+        let c = values.competitor.as_deref()?;
+        let at = self
+            .competitors
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(c))?;
+        let count = self.competitors.len();
+        let paired = |n: &str| {
+            taken
+                .iter()
+                .filter(|t| t.text.contains(c) && t.text.contains(n))
+                .count()
+        };
+        (1..count)
+            .map(|step| self.competitors[(at + step) % count])
+            .filter(|n| {
+                !n.eq_ignore_ascii_case(c)
+                    // `Is Krones or Syntegon the better alternative to Syntegon?`
+                    && self
+                        .topic
+                        .rival
+                        .as_deref()
+                        .is_none_or(|r| !n.eq_ignore_ascii_case(r))
+                    && n.chars().next().is_some_and(char::is_uppercase)
+                    && self.rival_kind(n) == self.rival_kind(c)
+                    && self.offers(n, values.product_line.as_deref())
+            })
+            .min_by_key(|n| paired(n))
+            .map(str::to_owned)
     }
 
     /// What the brief's competitor `name` is; a name the brief does not list (a generic
@@ -1299,6 +1339,7 @@ impl FillContext<'_> {
             product,
             keyword,
             competitor,
+            rival2: None,
             channel,
         }
     }
@@ -1596,19 +1637,7 @@ impl SlotValues {
             c_kind => self.competitor.as_deref().map_or("brand", |c| fill.rival_kind(c).as_str()),
             // A second named rival of the same kind for a head-to-head question: a
             // treat maker against a subscription box compares nothing.
-            rival2 => self.competitor.as_deref().and_then(|c| {
-                let at = fill.competitors.iter().position(|n| n.eq_ignore_ascii_case(c))?;
-                (1..fill.competitors.len())
-                    .map(|step| fill.competitors[(at + step) % fill.competitors.len()])
-                    .find(|n| {
-                        !n.eq_ignore_ascii_case(c)
-                            // `Is Krones or Syntegon the better alternative to Syntegon?`
-                            && fill.topic.rival.as_deref().is_none_or(|r| !n.eq_ignore_ascii_case(r))
-                            && n.chars().next().is_some_and(char::is_uppercase)
-                            && fill.rival_kind(n) == fill.rival_kind(c)
-                            && fill.offers(n, self.product_line.as_deref())
-                    })
-            }),
+            rival2 => self.rival2.as_deref(),
             channel => channel,
             channel_kind => channel_kind,
             // The brief sells through an app (its own or an app store): only then do

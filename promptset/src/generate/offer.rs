@@ -114,12 +114,20 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
     }
 }
 
-/// Whether `words` (in any case) contains a word starting with one of `stems`.
+/// Whether `words` (in any case) contains one of `stems` as a word, its plural or a
+/// compound it starts (`treats`, `refillable`, `teabags`), but not the name of who or
+/// what works with it (`seeders`, `teams`): a seeder sows seed and lasts for years.
 fn has_word(words: &str, stems: &[&str]) -> bool {
     let lower = words.to_lowercase();
     lower
         .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .any(|word| stems.iter().any(|stem| word.starts_with(stem)))
+        .any(|word| {
+            stems.iter().any(|stem| {
+                word.strip_prefix(stem).is_some_and(|rest| {
+                    matches!(rest, "" | "s" | "es") || (rest.len() >= 3 && rest != "ers")
+                })
+            })
+        })
 }
 
 /// Whether `words` contains one of `nouns` exactly, or its plural in `s`.
@@ -283,6 +291,18 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "helmet",
         "luggage",
         "suitcase",
+        // Farm and garden machines.
+        "tractor",
+        "seeder",
+        "tiller",
+        "plough",
+        "plow",
+        "harrow",
+        "mower",
+        "rotavator",
+        "cultivator",
+        "sprayer",
+        "trailer",
     ];
     const SUBSCRIPTION: &[&str] = &[
         "plan",
@@ -545,6 +565,15 @@ mod tests {
         use OfferKind::*;
         let kind = infer_kind;
         assert_eq!(kind(BusinessModel::Manufacturer, "Concrete anchors"), None);
+        // A seeder sows seed; a refillable spray is still used up.
+        assert_eq!(
+            kind(BusinessModel::Manufacturer, "Super seeders"),
+            Some(DurableGoods)
+        );
+        assert_eq!(
+            kind(BusinessModel::Ecommerce, "Refillable cleaning sprays"),
+            Some(ConsumableGoods)
+        );
         assert_eq!(
             kind(BusinessModel::Manufacturer, "Electric cargo bikes"),
             Some(DurableGoods)
