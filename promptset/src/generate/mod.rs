@@ -382,20 +382,31 @@ impl Generator {
                 insert_beside_topic(&mut filled, found);
             }
         }
-        // A topic left short gave its slots to the others; the analyst is told which.
-        let dry: Vec<String> = topics
+        // A topic left short gave its slots to the others; the analyst is told which, and
+        // how many prompts the set lacks when no topic had a new question left.
+        let wanted = topics.len() * options.prompts_per_topic;
+        let full = filled.len() >= wanted;
+        let mut dry: Vec<String> = topics
             .iter()
             .enumerate()
             .filter_map(|(index, topic)| {
                 let held = filled.iter().filter(|f| f.topic == index).count();
                 (held < options.prompts_per_topic).then(|| {
                     format!(
-                        "topic `{}` got {held} of {} prompts: its templates ran out of questions the set does not already ask; the other topics take its place",
-                        topic.name, options.prompts_per_topic
+                        "topic `{}` got {held} of {} prompts: its templates ran out of questions the set does not already ask{}",
+                        topic.name,
+                        options.prompts_per_topic,
+                        if full { "; the other topics take its place" } else { "" }
                     )
                 })
             })
             .collect();
+        if !full {
+            dry.push(format!(
+                "the set holds {} of {wanted} prompts: no topic had a question left that the set does not already ask; add product lines, topics or competitors to the brief, or ask for fewer prompts per topic",
+                filled.len()
+            ));
+        }
         // Handing a slot on is how the set avoids asking twice, not a fault of the brief:
         // key inferences say so, warnings do not.
         plan.inferences.extend(dry);

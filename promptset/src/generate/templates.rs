@@ -34,6 +34,7 @@ macro_rules! embedded {
 /// Every built-in template, by its name relative to `templates/`.
 pub const EMBEDDED: &[(&str, &str)] = embedded![
     "generator-prompt.j2",
+    "prompts/en/_facts.j2",
     "prompts/en/content-media/_facts.j2",
     "prompts/en/content-media/brand-defense/_facts.j2",
     "prompts/en/content-media/brand-defense/audience-segment/MOFU.j2",
@@ -126,6 +127,7 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/manufacturer/brand-defense/audience-segment/BOFU.j2",
     "prompts/en/manufacturer/brand-defense/audience-segment/MOFU.j2",
     "prompts/en/manufacturer/brand-defense/channel-marketplace/BOFU.j2",
+    "prompts/en/manufacturer/brand-defense/channel-marketplace/MOFU.j2",
     "prompts/en/manufacturer/brand-defense/competitor-alternative/BOFU.j2",
     "prompts/en/manufacturer/brand-defense/product-category/BOFU.j2",
     "prompts/en/manufacturer/brand-defense/product-category/MOFU.j2",
@@ -721,7 +723,7 @@ mod tests {
     #[test]
     fn a_one_line_if_does_not_run_two_variants_together() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let name = "prompts/en/brand-defense/default/TOFU.j2";
+        let name = "prompts/xx/brand-defense/default/TOFU.j2";
         let file = dir.path().join(name);
         std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
         // trim_blocks eats the line end after the closing `{% endif %}`.
