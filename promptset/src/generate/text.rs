@@ -18,11 +18,12 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
                 .is_some_and(|head| head.eq_ignore_ascii_case(k))
     });
     // A run of capitalised words is a name ("Making Tax Digital compliance", "Black
-    // Friday deals", "Google Ads management"), not a sentence-case title.
-    let second_capital = title
-        .split_whitespace()
-        .nth(1)
-        .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase));
+    // Friday deals", "Google Ads management"), not a sentence-case title; an acronym
+    // after the first word is not (`Bird ID guides`, `School ERPs` read `bird ID guides`).
+    let second_capital = title.split_whitespace().nth(1).is_some_and(|w| {
+        w.chars().next().is_some_and(char::is_uppercase)
+            && !is_acronym(w.trim_end_matches(['s', ',', ':']))
+    });
     if has_inner_capital || is_kept || second_capital || is_proper_word(first_word) {
         return title.to_owned();
     }
@@ -31,6 +32,14 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// A word written in capitals (`ID`, `ERP`, `AI`).
+fn is_acronym(word: &str) -> bool {
+    word.chars().count() >= 2
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
 /// Holidays, months and days keep their capital in running text (`gifts for
@@ -325,6 +334,12 @@ mod tests {
         assert_eq!(phrase("CRM software", &[]), "CRM software");
         assert_eq!(phrase("Shopify apps", &["Shopify"]), "Shopify apps");
         assert_eq!(phrase("iPhone cases", &[]), "iPhone cases");
+        assert_eq!(phrase("Bird ID guides", &[]), "bird ID guides");
+        assert_eq!(phrase("School ERPs", &[]), "school ERPs");
+        assert_eq!(
+            phrase("Google Ads management", &[]),
+            "Google Ads management"
+        );
         assert_eq!(
             phrase("Making Tax Digital compliance", &[]),
             "Making Tax Digital compliance"
