@@ -357,19 +357,22 @@ fn a_dry_topic_hands_its_slots_on_and_a_short_set_says_so() {
         "no topic ran dry: {inferences:?}"
     );
     let set = &generated.set;
-    let wanted = set.topic_map.len() * 21;
-    assert!(set.prompts.len() <= wanted);
-    if set.prompts.len() < wanted {
-        let told = format!("the set holds {} of {wanted} prompts", set.prompts.len());
-        assert!(
-            inferences.iter().any(|w| w.contains(&told)),
-            "a short set does not say so: {inferences:?}"
-        );
-        assert!(
-            !inferences.iter().any(|w| w.contains("take its place")),
-            "a short set claims the other topics filled in: {inferences:?}"
-        );
-    }
+    // All five topics keep prompts; the set is one short of 5 x 21.
+    assert_eq!(set.topic_map.len(), 5);
+    let wanted = 5 * 21;
+    assert!(
+        set.prompts.len() < wanted,
+        "the thin brief no longer runs short"
+    );
+    let told = format!("the set holds {} of {wanted} prompts", set.prompts.len());
+    assert!(
+        inferences.iter().any(|w| w.contains(&told)),
+        "a short set does not say so: {inferences:?}"
+    );
+    assert!(
+        !inferences.iter().any(|w| w.contains("take its place")),
+        "a short set claims the other topics filled in: {inferences:?}"
+    );
     assert_rules("thin brief, 21 a topic", set);
 }
 

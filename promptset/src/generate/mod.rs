@@ -575,8 +575,13 @@ impl Generator {
             {
                 values.competitor = Some(rival);
             }
-            values.rival2 = fill.second_rival(&values, taken);
-            // The context is a pure function of the topic and the slot's values.
+            // Only comparisons name a second rival; elsewhere it would only split the
+            // render cache.
+            if layer == Layer::CompetitorComparison {
+                values.rival2 = fill.second_rival(&values, taken);
+            }
+            // The context is a pure function of the topic, the slot's values and the
+            // layer (which the template's name holds).
             let key = format!("{}|{:?}", fill.topic_index, values);
             let mut context = None;
             let mut pools: Vec<Vec<Variant>> = Vec::new();

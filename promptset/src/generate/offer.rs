@@ -114,9 +114,11 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
     }
 }
 
-/// Whether `words` (in any case) contains one of `stems` as a word, its plural or a
-/// compound it starts (`treats`, `refillable`, `teabags`), but not the name of who or
-/// what works with it (`seeders`, `teams`): a seeder sows seed and lasts for years.
+/// Whether `words` (in any case) contains one of `stems` as a word, its plural, a cut
+/// root's ending (`compan` in `company`, `famil` in `families`) or a compound it starts
+/// (`treats`, `refillable`, `teabags`), but not a longer word of two more letters
+/// (`teams`, `care`) or the name of what works with it (`seeders`): a seeder sows seed
+/// and lasts for years.
 fn has_word(words: &str, stems: &[&str]) -> bool {
     let lower = words.to_lowercase();
     lower
@@ -124,7 +126,8 @@ fn has_word(words: &str, stems: &[&str]) -> bool {
         .any(|word| {
             stems.iter().any(|stem| {
                 word.strip_prefix(stem).is_some_and(|rest| {
-                    matches!(rest, "" | "s" | "es") || (rest.len() >= 3 && rest != "ers")
+                    matches!(rest, "" | "s" | "es" | "y" | "ies")
+                        || (rest.len() >= 3 && !matches!(rest, "ers" | "er"))
                 })
             })
         })
@@ -565,7 +568,15 @@ mod tests {
         use OfferKind::*;
         let kind = infer_kind;
         assert_eq!(kind(BusinessModel::Manufacturer, "Concrete anchors"), None);
-        // A seeder sows seed; a refillable spray is still used up.
+        // Cut roots keep their endings; a seeder sows seed; a refillable spray is still
+        // used up.
+        assert!(has_word("Small agency owners", &["agenc"]));
+        assert!(has_word("Growing families", &["famil"]));
+        assert!(has_word("A family of four", &["famil"]));
+        assert!(has_word("Product photography", &["photograph"]));
+        assert!(has_word("Software companies", &["compan"]));
+        assert!(!has_word("Sales teams", &["tea"]));
+        assert!(!has_word("Plant care kits", &["car"]));
         assert_eq!(
             kind(BusinessModel::Manufacturer, "Super seeders"),
             Some(DurableGoods)
