@@ -98,6 +98,17 @@ fn assert_rules(name: &str, set: &PromptSet<'_>) {
     );
 }
 
+/// The set `json` holds, which must validate without a diagnostic.
+fn valid_set<'a>(validator: &Validator, name: &str, json: &'a str) -> PromptSet<'a> {
+    let validation = validator.validate(json.as_bytes());
+    assert!(
+        validation.diagnostics.is_empty(),
+        "{name}: {:#?}",
+        validation.diagnostics
+    );
+    validation.document.expect("valid")
+}
+
 #[test]
 fn every_fixture_brief_gives_a_valid_set_scoring_at_least_85() {
     let validator = Validator::default();
@@ -108,13 +119,7 @@ fn every_fixture_brief_gives_a_valid_set_scoring_at_least_85() {
             .to_string_lossy()
             .to_string();
         let json = generate(&path, &Options::default());
-        let validation = validator.validate(json.as_bytes());
-        assert!(
-            validation.diagnostics.is_empty(),
-            "{name}: {:#?}",
-            validation.diagnostics
-        );
-        let set = validation.document.expect("valid");
+        let set = valid_set(&validator, &name, &json);
         assert_eq!(set.topic_map.len(), 5, "{name}: five topics");
         assert_eq!(set.prompts.len(), 50, "{name}: fifty prompts");
         assert_rules(&name, &set);
@@ -159,13 +164,7 @@ fn every_held_out_brief_gives_a_full_valid_set() {
                     ..Options::default()
                 },
             );
-            let validation = validator.validate(json.as_bytes());
-            assert!(
-                validation.diagnostics.is_empty(),
-                "{name}: {:#?}",
-                validation.diagnostics
-            );
-            let set = validation.document.expect("valid");
+            let set = valid_set(&validator, &name, &json);
             assert_eq!(set.prompts.len(), 50, "{name}: fifty prompts");
             assert_rules(&name, &set);
         }

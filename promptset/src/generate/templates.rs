@@ -529,12 +529,15 @@ impl Templates {
                 .chain([(name, source)]);
             let mut parts = Vec::new();
             let mut composed = String::new();
+            let mut first_line = 1;
             for (file, text) in files {
                 parts.push(Segment {
                     name: file.clone(),
-                    first_line: composed.lines().count() + 1,
+                    first_line,
                 });
-                composed.push_str(&with_line_families(file, text));
+                let text = with_line_families(file, text);
+                first_line += text.lines().count();
+                composed.push_str(&text);
             }
             if parts.len() > 1 {
                 segments.insert(name.clone(), parts);
