@@ -1485,10 +1485,7 @@ impl SlotValues {
         };
         // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
         // activity.
-        let topic_gerund = topic_text
-            .split_whitespace()
-            .next()
-            .is_some_and(|w| phrasing::is_gerund(w) && !w.starts_with(char::is_uppercase));
+        let topic_gerund = phrasing::is_activity_phrase(&topic_text);
         let topic_is_offer = topics::shares_word(&topic_text, &offer.bare);
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);

@@ -466,6 +466,15 @@ impl Noun {
                 mass: false,
             };
         }
+        // `luxury goods`: one of them is an item, and they stay `goods` before a noun.
+        if lower == "goods" {
+            return Noun {
+                bare: text.clone(),
+                modifier: head_part.to_owned(),
+                one: Some(crate::generate::text::with_article(&join("item"))),
+                mass: false,
+            };
+        }
         if is_plural(&lower) {
             let singular = singular(last);
             let mut parts: Vec<&str> = stem.to_vec();
@@ -549,6 +558,134 @@ fn split_post_modifier(text: &str) -> (&str, &str) {
         }
     }
     (text, "")
+}
+
+/// Whether a topic is an action (`switching payroll providers`, `hiking in winter`)
+/// rather than a thing whose name starts with an -ing word (`birding gear and feeders`,
+/// `cleaning products`): the first is asked about `when` doing it, the second `for`.
+pub fn is_activity_phrase(text: &str) -> bool {
+    // Pastimes and trades whose -ing word heads a compound (`hiking boots`) unless a
+    // preposition or determiner follows (`hiking in the Alps` is the activity).
+    const PASTIMES: &[&str] = &[
+        "angling",
+        "birding",
+        "birdwatching",
+        "boating",
+        "bouldering",
+        "bowling",
+        "camping",
+        "canoeing",
+        "climbing",
+        "crafting",
+        "cycling",
+        "diving",
+        "fishing",
+        "gaming",
+        "golfing",
+        "hiking",
+        "hunting",
+        "kayaking",
+        "knitting",
+        "mountaineering",
+        "paddling",
+        "quilting",
+        "rowing",
+        "sailing",
+        "sewing",
+        "sightseeing",
+        "skating",
+        "skiing",
+        "snowboarding",
+        "surfing",
+        "swimming",
+        "trekking",
+    ];
+    // -ing words that are as often verbs (`running payroll`, `tracking expenses`): a
+    // compound only before a word naming things (`running shoes`, `tracking devices`).
+    const EITHER: &[&str] = &[
+        "baking",
+        "charging",
+        "cleaning",
+        "cooking",
+        "cutting",
+        "dining",
+        "heating",
+        "packing",
+        "parenting",
+        "printing",
+        "racing",
+        "riding",
+        "running",
+        "shipping",
+        "tracking",
+        "training",
+        "walking",
+        "welding",
+    ];
+    const THINGS: &[&str] = &[
+        "accessories",
+        "advice",
+        "apparel",
+        "apps",
+        "bags",
+        "books",
+        "boots",
+        "cables",
+        "classes",
+        "clothes",
+        "clothing",
+        "clubs",
+        "courses",
+        "devices",
+        "equipment",
+        "gear",
+        "guides",
+        "kit",
+        "kits",
+        "lessons",
+        "machines",
+        "materials",
+        "products",
+        "recipes",
+        "routes",
+        "services",
+        "shoes",
+        "software",
+        "solutions",
+        "spots",
+        "stations",
+        "supplies",
+        "systems",
+        "tips",
+        "tools",
+        "tours",
+        "trails",
+        "trips",
+    ];
+    const LINKS: &[&str] = &[
+        "a", "an", "the", "my", "your", "our", "their", "in", "on", "at", "with", "for", "to",
+        "from", "around", "across", "through", "near", "abroad", "alone", "solo",
+    ];
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    if !is_gerund(first) || text.starts_with(char::is_uppercase) {
+        return false;
+    }
+    let Some(next) = words
+        .get(1)
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+    else {
+        return true;
+    };
+    if PASTIMES.contains(&first.as_str()) {
+        return LINKS.contains(&next);
+    }
+    if EITHER.contains(&first.as_str()) {
+        return !THINGS.contains(&next);
+    }
+    true
 }
 
 /// Whether a phrase's first word makes it an action (`choosing a gym`, `switching
@@ -1157,7 +1294,70 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
     if short.is_empty() || VAGUE.contains(&short.to_lowercase().as_str()) {
         return text;
     }
-    short
+    list_audience(&short, &text).unwrap_or(short)
+}
+
+/// Job titles that a description lists before saying where those people work.
+const ROLES: &[&str] = &[
+    "admins",
+    "administrators",
+    "buyers",
+    "directors",
+    "executives",
+    "founders",
+    "heads",
+    "leads",
+    "managers",
+    "officers",
+    "owners",
+    "principals",
+    "trustees",
+];
+
+/// A list of roles or groups is no short form (`owners and ops managers`, `principals,
+/// trustees and admin heads`): roles at an organisation are asked about as the
+/// organisation (`small and mid-size fleets`, `private K-12 schools`), and two groups
+/// (`Kiwi families and campervan travellers`) as the first.
+fn list_audience(short: &str, text: &str) -> Option<String> {
+    let parts: Vec<&str> = short
+        .split(", ")
+        .flat_map(|part| part.split(" and "))
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let last_word = |part: &str| part.rsplit(' ').next().unwrap_or(part).to_lowercase();
+    let roles = parts
+        .iter()
+        .all(|part| ROLES.contains(&last_word(part).as_str()));
+    if roles && let Some((_, org)) = text.split_once(" at ") {
+        let mut cut = org.len();
+        for marker in [
+            "(", ",", " in ", " with ", " who ", " that ", " across ", " of ",
+        ] {
+            if let Some(at) = org.find(marker) {
+                cut = cut.min(at);
+            }
+        }
+        let org = org[..cut].trim();
+        let words = org.split_whitespace().count();
+        if (1..=5).contains(&words) && is_plural(&last_word(org)) {
+            return Some(org.to_owned());
+        }
+        return None;
+    }
+    // Two groups of two words or more, each a plural noun: the first stands for the
+    // audience (`Kiwi families`); a short pair is what people say (`young couples and
+    // families`, `Australian skiers and snowboarders`).
+    let first = parts[0];
+    (!roles
+        && parts.len() == 2
+        && parts
+            .iter()
+            .all(|part| part.contains(' ') && is_plural(&last_word(part))))
+    .then(|| first.to_owned())
 }
 
 /// Whether content of this name is a source people subscribe to or follow (a
@@ -1616,6 +1816,22 @@ pub fn marketplace_offer(label: &str) -> Option<String> {
         .last()
         .is_some_and(|w| PLATFORM_WORDS.contains(&w.to_lowercase().as_str()));
     let mut text = words.join(" ");
+    // `pre-owned luxury` names a kind of goods by its adjective: `pre-owned luxury goods`.
+    if text.rsplit(' ').next().is_some_and(|last| {
+        [
+            "luxury",
+            "vintage",
+            "designer",
+            "pre-owned",
+            "preloved",
+            "secondhand",
+            "second-hand",
+            "used",
+        ]
+        .contains(&last.to_lowercase().as_str())
+    }) {
+        return Some(format!("{text} goods"));
+    }
     // `home repair bookings` → `home repairs`: the bookings were of repairs.
     if removed_head
         && !is_plural(&text.to_lowercase())
@@ -1834,6 +2050,31 @@ mod tests {
     }
 
     #[test]
+    fn topics_that_start_with_an_ing_word_are_actions_or_things() {
+        for action in [
+            "switching payroll providers",
+            "hiking in winter",
+            "running payroll",
+            "cleaning a leather sofa",
+            "cooking for a crowd",
+            "camping",
+        ] {
+            assert!(is_activity_phrase(action), "{action}");
+        }
+        for thing in [
+            "birding gear and feeders",
+            "hiking boots",
+            "running shoes",
+            "cleaning products",
+            "tracking devices",
+            "marketing attribution",
+            "Making Tax Digital compliance",
+        ] {
+            assert!(!is_activity_phrase(thing), "{thing}");
+        }
+    }
+
+    #[test]
     fn people_are_plural() {
         let trades = Noun::parse("verified tradespeople", &[]);
         assert_eq!(trades.bare, "verified tradespeople");
@@ -1981,6 +2222,13 @@ mod tests {
     }
 
     #[test]
+    fn goods_are_items_one_at_a_time() {
+        let goods = Noun::parse("pre-owned luxury goods", &[]);
+        assert_eq!(goods.one.as_deref(), Some("a pre-owned luxury item"));
+        assert_eq!(goods.modifier, "pre-owned luxury goods");
+    }
+
+    #[test]
     fn phrases_take_their_plural() {
         let plural_phrase = |phrase: &str| Noun::parse(phrase, &[]).bare;
         assert_eq!(plural_phrase("laptop"), "laptops");
@@ -2028,6 +2276,31 @@ mod tests {
             short_audience("people over 50 getting back into exercise", &[]),
             "people over 50"
         );
+        assert_eq!(
+            short_audience(
+                "owners and ops managers at small and mid-size fleets (10-200 vehicles) in construction",
+                &[]
+            ),
+            "small and mid-size fleets"
+        );
+        assert_eq!(
+            short_audience(
+                "principals, trustees and admin heads at private K-12 schools (CBSE / ICSE), 300-3000 students",
+                &[]
+            ),
+            "private K-12 schools"
+        );
+        assert_eq!(
+            short_audience(
+                "Kiwi families and campervan travellers crossing Cook Strait with a vehicle",
+                &[]
+            ),
+            "Kiwi families"
+        );
+        assert_eq!(
+            short_audience("founders and CFOs", &[]),
+            "founders and CFOs"
+        );
     }
 
     #[test]
@@ -2041,6 +2314,10 @@ mod tests {
             Some("Home repairs")
         );
         assert_eq!(marketplace_offer("travel booking marketplace"), None);
+        assert_eq!(
+            marketplace_offer("pre-owned luxury marketplace").as_deref(),
+            Some("pre-owned luxury goods")
+        );
         let developers = Noun::parse("freelance developers", &[]);
         assert_eq!(marketplace_verb(&developers).0, "hire");
         assert_eq!(
@@ -2201,6 +2478,9 @@ pub fn service_activity(line: &str) -> String {
         " tool",
         " platforms",
         " platform",
+        // `HR advice retainers` are HR advice paid for monthly.
+        " retainers",
+        " retainer",
     ]
     .iter()
     .find_map(|suffix| trimmed.strip_suffix(suffix))

@@ -663,7 +663,18 @@ impl Templates {
             // A sentence may open with a value that starts in lower case (`the Marine
             // Conservation Society vs …`); a name styled with inner capitals (`ezyVet`,
             // `eBay`) keeps its style.
-            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            // A name that starts with its own article (`The Luxury Closet`) takes no
+            // second one from the template (`in the The Luxury Closet app`).
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let text = words
+                .iter()
+                .enumerate()
+                .filter(|(i, word)| {
+                    !(word.eq_ignore_ascii_case("the") && words.get(i + 1) == Some(&"The"))
+                })
+                .map(|(_, word)| *word)
+                .collect::<Vec<_>>()
+                .join(" ");
             let styled = text
                 .split(' ')
                 .next()
@@ -747,6 +758,31 @@ mod tests {
             .expect("variants");
         let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
         assert_eq!(texts, ["Is it good?", "Is it new?"]);
+    }
+
+    #[test]
+    fn a_name_with_its_own_article_takes_no_second_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let name = "prompts/xx/brand-defense/default/TOFU.j2";
+        write(
+            dir.path(),
+            name,
+            "[solution-education] What is wrong with the {{ c }} app?\n[solution-education] the {{ c }} app: is it new?\n",
+        );
+        let templates = Templates::new(Some(dir.path())).expect("templates");
+        let mut out = Vec::new();
+        let context = minijinja::context! { c => "The Luxury Closet" };
+        templates
+            .variants(name, FunnelStage::Tofu, &context, &mut out)
+            .expect("variants");
+        let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "What is wrong with The Luxury Closet app?",
+                "The Luxury Closet app: is it new?"
+            ]
+        );
     }
 
     fn write(dir: &Path, name: &str, text: &str) {

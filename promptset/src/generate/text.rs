@@ -42,7 +42,7 @@ fn is_acronym(word: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
-/// Holidays, months and days keep their capital in running text (`gifts for
+/// Holidays, months, days and demonyms keep their capital in running text (`gifts for
 /// Christmas`, not `gifts for christmas`).
 fn is_proper_word(word: &str) -> bool {
     const PROPER: &[&str] = &[
@@ -74,6 +74,30 @@ fn is_proper_word(word: &str) -> bool {
         "friday",
         "saturday",
         "sunday",
+        // People named by where they are from (`Kiwi families`, `Texan homeowners`);
+        // those named after a market already keep their capital through `keep`.
+        "kiwi",
+        "kiwis",
+        "aussie",
+        "aussies",
+        "american",
+        "british",
+        "canadian",
+        "irish",
+        "scottish",
+        "welsh",
+        "english",
+        "european",
+        "indian",
+        "german",
+        "french",
+        "spanish",
+        "italian",
+        "dutch",
+        "texan",
+        "californian",
+        "londoner",
+        "londoners",
     ];
     let lower = word
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
@@ -336,6 +360,7 @@ mod tests {
         assert_eq!(phrase("iPhone cases", &[]), "iPhone cases");
         assert_eq!(phrase("Bird ID guides", &[]), "bird ID guides");
         assert_eq!(phrase("School ERPs", &[]), "school ERPs");
+        assert_eq!(phrase("Kiwi families", &[]), "Kiwi families");
         assert_eq!(
             phrase("Google Ads management", &[]),
             "Google Ads management"

@@ -1383,6 +1383,26 @@ pub fn line_provider_noun(
         if let Some(named) = named {
             return Noun::parse(&named, keep);
         }
+        // A line named by what the client hands over or how it is sold (`employee
+        // handbooks and policies`, `HR advice retainer`) is not a trade: its providers
+        // are the offer's (`employee handbook providers` was read as nobody's word).
+        const DELIVERABLES: &[&str] = &[
+            "retainer",
+            "retainers",
+            "handbook",
+            "handbooks",
+            "policies",
+            "templates",
+            "documents",
+            "contracts",
+        ];
+        let heads = product.bare.to_lowercase();
+        if heads
+            .split(" and ")
+            .any(|part| DELIVERABLES.contains(&part.rsplit(' ').next().unwrap_or(part)))
+        {
+            return provider_noun(offer, model, keep);
+        }
     }
     provider_noun(product, model, keep)
 }
@@ -1406,6 +1426,9 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         ("plumbing", "plumbers"),
         ("landscaping", "landscapers"),
         ("removals", "removal firms"),
+        ("removal", "removal firms"),
+        ("consulting", "consultants"),
+        ("advisory", "advisers"),
         ("moving", "movers"),
         ("translation", "translators"),
         ("interpreting", "interpreters"),
@@ -1451,6 +1474,17 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
     } else {
         stem.to_vec()
     };
+    // The stem keeps its capitals (`HR consultants`), looked up by word in the label.
+    let stem: Vec<&str> = stem
+        .iter()
+        .map(|word| {
+            offer
+                .modifier
+                .split_whitespace()
+                .find(|original| original.eq_ignore_ascii_case(word))
+                .unwrap_or(word)
+        })
+        .collect();
     let text = if stem.is_empty() || agents.contains(' ') {
         (*agents).to_owned()
     } else {
@@ -1473,6 +1507,16 @@ pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun 
         && let Some(trade) = practitioners(offer, keep)
     {
         return trade;
+    }
+    // A content offer that already names outlets (`birdwatching websites`) is its own
+    // rival noun: `birdwatching website sites` says the kind twice.
+    if model == BusinessModel::ContentMedia
+        && [
+            "website", "websites", "site", "sites", "blog", "blogs", "portal", "portals",
+        ]
+        .contains(&offer.head().as_str())
+    {
+        return Noun::parse(&offer.bare, keep);
     }
     let word = match model {
         BusinessModel::Manufacturer => "manufacturers",
@@ -1597,6 +1641,27 @@ mod split_for_tests {
         );
         assert_eq!(name("payroll services"), None);
         assert_eq!(name("tax advice"), None);
+        assert_eq!(name("removals").as_deref(), Some("removal firms"));
+        assert_eq!(name("HR consulting").as_deref(), Some("HR consultants"));
+    }
+
+    #[test]
+    fn a_line_that_is_a_deliverable_is_provided_by_the_offers_providers() {
+        use super::{BusinessModel, Noun, line_provider_noun};
+        let offer = Noun::parse("employment law support", &[]);
+        let provider = |line: &str| {
+            line_provider_noun(
+                &Noun::parse(line, &[]),
+                &offer,
+                BusinessModel::Services,
+                &[],
+            )
+            .bare
+        };
+        let offers = super::provider_noun(&offer, BusinessModel::Services, &[]).bare;
+        assert_eq!(provider("Employee handbooks and policies"), offers);
+        assert_eq!(provider("HR advice retainer"), offers);
+        assert_eq!(provider("Payroll services"), "payroll providers");
     }
 
     #[test]
