@@ -1485,6 +1485,7 @@ impl SlotValues {
         };
         // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
         // activity.
+        let topic_text = phrasing::topic_subject(&topic_text, fill.keep);
         let topic_gerund = phrasing::is_activity_phrase(&topic_text);
         let topic_is_offer = topics::shares_word(&topic_text, &offer.bare);
         let supply = model == crate::brief::BusinessModel::Marketplace

@@ -560,6 +560,54 @@ fn split_post_modifier(text: &str) -> (&str, &str) {
     (text, "")
 }
 
+/// A topic as running text can use it: a search for advice on things is about the
+/// things (`board game recommendations` → `board games`), and one thing of a kind that
+/// counts stands for the kind (`parent communication app` → `parent communication apps`;
+/// `What usually goes wrong with parent communication app?` lacks its article).
+pub fn topic_subject(text: &str, keep: &[&str]) -> String {
+    const SEARCHES: &[&str] = &[" recommendations", " ideas", " suggestions"];
+    const COUNT_HEADS: &[&str] = &[
+        "app",
+        "newsletter",
+        "podcast",
+        "service",
+        "tool",
+        "platform",
+        "device",
+        "machine",
+        "system",
+        "course",
+        "magazine",
+        "channel",
+        "card",
+        "account",
+        "membership",
+        "subscription",
+        "ticket",
+        "pass",
+        "venue",
+        "hotel",
+        "tour",
+        "class",
+        "kit",
+        "box",
+    ];
+    if text.contains(" and ") || text.starts_with(char::is_uppercase) {
+        return text.to_owned();
+    }
+    if let Some(rest) = SEARCHES.iter().find_map(|s| text.strip_suffix(s))
+        && !rest.is_empty()
+    {
+        return Noun::parse(rest, keep).bare;
+    }
+    let (head, tail) = split_post_modifier(text);
+    let last = head.rsplit(' ').next().unwrap_or(head).to_lowercase();
+    if tail.is_empty() && COUNT_HEADS.contains(&last.as_str()) && !is_activity_phrase(text) {
+        return Noun::parse(text, keep).bare;
+    }
+    text.to_owned()
+}
+
 /// Whether a topic is an action (`switching payroll providers`, `hiking in winter`)
 /// rather than a thing whose name starts with an -ing word (`birding gear and feeders`,
 /// `cleaning products`): the first is asked about `when` doing it, the second `for`.
@@ -2047,6 +2095,28 @@ mod tests {
         assert!(!is_gerund("marketing"));
         assert!(!is_gerund("bookkeeping"));
         assert!(!is_gerund("ring"));
+    }
+
+    #[test]
+    fn topics_name_their_subject() {
+        assert_eq!(
+            topic_subject("board game recommendations", &[]),
+            "board games"
+        );
+        assert_eq!(
+            topic_subject("parent communication app", &[]),
+            "parent communication apps"
+        );
+        assert_eq!(topic_subject("ELD compliance", &[]), "ELD compliance");
+        assert_eq!(topic_subject("weight loss", &[]), "weight loss");
+        assert_eq!(
+            topic_subject("gift ideas for dads", &[]),
+            "gift ideas for dads"
+        );
+        assert_eq!(
+            topic_subject("switching payroll service", &[]),
+            "switching payroll service"
+        );
     }
 
     #[test]
