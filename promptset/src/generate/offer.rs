@@ -27,14 +27,18 @@ pub struct OfferFacts {
 impl OfferFacts {
     /// The kind of the product line named `line` (any case), else of the whole offer.
     pub fn kind_of(&self, brief: &Brief, line: Option<&str>) -> Option<OfferKind> {
-        line.and_then(|line| {
+        // A line's entry already holds the offer's kind where the line shows none of its
+        // own, and no kind where it shows it is none of the offer's (a rescue's adoptions
+        // are no donations).
+        match line.and_then(|line| {
             brief
                 .core_product_lines
                 .iter()
                 .position(|l| l.name.trim().eq_ignore_ascii_case(line.trim()))
-        })
-        .and_then(|index| self.lines.get(index).copied().flatten())
-        .or(self.kind)
+        }) {
+            Some(index) => self.lines.get(index).copied().flatten(),
+            None => self.kind,
+        }
     }
 }
 
@@ -69,7 +73,7 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
             line.offer_kind
                 .or(brief.offer_kind)
                 .or_else(|| infer_kind(brief.business_model, &line.name))
-                .or(whole)
+                .or(whole.filter(|_| !is_pet_adoption(&line.name)))
         })
         .collect();
     let buyers = brief.buyers.or_else(|| infer_buyers(brief));
@@ -112,6 +116,19 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
         lines,
         buyers,
     }
+}
+
+/// Whether a line is adopting an animal to take home (`dog and cat adoption`), which a
+/// rescue offers beside its donations but is no gift: symbolic adoptions (`adopt a
+/// penguin`) name no pet.
+fn is_pet_adoption(words: &str) -> bool {
+    has_word(words, &["adopt"])
+        && has_noun(
+            words,
+            &[
+                "dog", "cat", "pet", "puppy", "puppie", "kitten", "rabbit", "horse",
+            ],
+        )
 }
 
 /// Whether `words` (in any case) contains one of `stems` as a word, its plural, a cut
@@ -433,7 +450,7 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
             }
         }
         BusinessModel::Other => {
-            if has_word(words, DONATION) {
+            if has_word(words, DONATION) && !is_pet_adoption(words) {
                 Some(Donation)
             } else if has_noun(words, SUBSCRIPTION) {
                 Some(Subscription)
@@ -617,6 +634,11 @@ mod tests {
             kind(BusinessModel::Other, "Monthly donations"),
             Some(Donation)
         );
+        assert_eq!(
+            kind(BusinessModel::Other, "Adopt a penguin"),
+            Some(Donation)
+        );
+        assert_eq!(kind(BusinessModel::Other, "Dog and cat adoption"), None);
         assert_eq!(
             kind(BusinessModel::Other, "Residential electricity plans"),
             Some(Subscription)
