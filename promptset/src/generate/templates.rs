@@ -665,7 +665,8 @@ impl Templates {
             // `eBay`) keeps its style.
             // A name that starts with its own article (`The Luxury Closet`) takes no
             // second one from the template (`in the The Luxury Closet app`).
-            let words: Vec<&str> = text.split_whitespace().collect();
+            let mut words: Vec<&str> = text.split_whitespace().collect();
+            crate::generate::text::fix_articles(&mut words);
             let text = words
                 .iter()
                 .enumerate()

@@ -291,29 +291,53 @@ pub fn place_name(market: &str) -> String {
 
 /// Picks `a` or `an` for an English noun phrase.
 pub fn with_article(noun: &str) -> String {
+    format!("{} {noun}", if takes_an(noun) { "an" } else { "a" })
+}
+
+/// Whether a phrase starting with this word takes `an`: by its first sound, acronyms
+/// letter by letter (`an SEO agency`, `an HR tool`, `a CRM`).
+pub fn takes_an(noun: &str) -> bool {
     let lower = noun.trim_start().to_lowercase();
-    // Acronyms are read letter by letter: `an SEO agency`, `an HR tool`, `a CRM`.
     let first_word = noun.split_whitespace().next().unwrap_or_default();
     if first_word.len() >= 2
         && first_word
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
     {
-        let vowel_sound = first_word
+        return first_word
             .chars()
             .next()
             .is_some_and(|c| "AEFHILMNORSX".contains(c));
-        return format!("{} {noun}", if vowel_sound { "an" } else { "a" });
     }
-    let vowel_sound = match lower.chars().next() {
+    match lower.chars().next() {
         Some('a' | 'e' | 'i' | 'o') => !lower.starts_with("one") && !lower.starts_with("eu"),
         Some('u') => {
             !(lower.starts_with("uni") || lower.starts_with("use") || lower.starts_with("usu"))
         }
         Some('h') => lower.starts_with("hour") || lower.starts_with("honest"),
         _ => false,
-    };
-    format!("{} {noun}", if vowel_sound { "an" } else { "a" })
+    }
+}
+
+/// Sets each `a`/`an` by the word after it, since a template's article is written before
+/// the value that follows it is known (`a {{ p_mod }} project` for `international
+/// relocation`). Only a lower-case article or the sentence's first word is touched:
+/// `Grade A eggs` names a grade.
+pub fn fix_articles(words: &mut [&str]) {
+    for i in 0..words.len().saturating_sub(1) {
+        let next = words[i + 1];
+        if !next.starts_with(|c: char| c.is_alphabetic()) {
+            continue;
+        }
+        let an = takes_an(next);
+        words[i] = match words[i] {
+            "a" if an => "an",
+            "an" if !an => "a",
+            "A" if i == 0 && an => "An",
+            "An" if i == 0 && !an => "A",
+            other => other,
+        };
+    }
 }
 
 #[cfg(test)]
@@ -350,6 +374,18 @@ mod tests {
         assert_eq!(place_name("UK"), "the UK");
         assert_eq!(place_name(" Netherlands "), "the Netherlands");
         assert_eq!(place_name("Germany"), "Germany");
+    }
+
+    #[test]
+    fn articles_follow_the_word_after_them() {
+        let mut words: Vec<&str> = "A international move with a HR firm and an tutor, Grade A eggs"
+            .split(' ')
+            .collect();
+        fix_articles(&mut words);
+        assert_eq!(
+            words.join(" "),
+            "An international move with an HR firm and a tutor, Grade A eggs"
+        );
     }
 
     #[test]
