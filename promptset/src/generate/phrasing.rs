@@ -560,6 +560,44 @@ fn split_post_modifier(text: &str) -> (&str, &str) {
     (text, "")
 }
 
+/// -ing nouns that count (`a freight briefing`, `two listings`).
+const COUNTED_ING: &[&str] = &[
+    "briefing",
+    "listing",
+    "meeting",
+    "painting",
+    "building",
+    "recording",
+    "offering",
+    "wedding",
+    "earring",
+    "setting",
+    "opening",
+    "posting",
+    "drawing",
+    "finding",
+    "warning",
+    "fitting",
+    "sibling",
+    "seedling",
+    "dumpling",
+    "awning",
+    "ending",
+    "saying",
+    "feeling",
+    "rating",
+    "sighting",
+    "outing",
+    "crossing",
+    "landing",
+    "filing",
+    "marking",
+    "reading",
+    "saving",
+    "cutting",
+    "cooking class",
+];
+
 /// A topic as running text can use it: a search for advice on things is about the
 /// things (`board game recommendations` → `board games`), and one thing of a kind that
 /// counts stands for the kind (`parent communication app` → `parent communication apps`;
@@ -712,19 +750,39 @@ pub fn is_activity_phrase(text: &str) -> bool {
     ];
     const LINKS: &[&str] = &[
         "a", "an", "the", "my", "your", "our", "their", "in", "on", "at", "with", "for", "to",
-        "from", "around", "across", "through", "near", "abroad", "alone", "solo",
+        "from", "around", "across", "through", "near", "abroad", "alone", "solo", "up", "out",
+        "off", "down", "over",
+    ];
+    // -ing nouns that count (`meeting rooms`, `wedding venues`) are actions only before
+    // a determiner or particle (`painting a room`, `building up stock`).
+    const NOUN_ING: &[&str] = &[
+        "briefing",
+        "building",
+        "drawing",
+        "fitting",
+        "listing",
+        "meeting",
+        "painting",
+        "recording",
+        "wedding",
     ];
     let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
     let Some(first) = words.first() else {
         return false;
     };
-    if !is_gerund(first) || text.starts_with(char::is_uppercase) {
+    if text.starts_with(char::is_uppercase) {
         return false;
     }
-    let Some(next) = words
+    let next = words
         .get(1)
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-    else {
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()));
+    if NOUN_ING.contains(&first.as_str()) {
+        return next.is_some_and(|next| LINKS.contains(&next));
+    }
+    if !is_gerund(first) {
+        return false;
+    }
+    let Some(next) = next else {
         return true;
     };
     if PASTIMES.contains(&first.as_str()) {
@@ -732,6 +790,11 @@ pub fn is_activity_phrase(text: &str) -> bool {
     }
     if EITHER.contains(&first.as_str()) {
         return !THINGS.contains(&next);
+    }
+    // `meeting and offsite venues`: an -ing word joined to a modifier that is no
+    // action shares the head noun; `buying and selling used cars` joins two actions.
+    if matches!(next, "and" | "or") {
+        return words.get(2).is_none_or(|third| is_gerund(third));
     }
     true
 }
@@ -799,48 +862,11 @@ pub fn is_gerund(word: &str) -> bool {
 }
 
 fn is_mass(word: &str) -> bool {
-    // -ing nouns that count (`a freight briefing`, `two listings`).
-    const COUNTED: &[&str] = &[
-        "briefing",
-        "listing",
-        "meeting",
-        "painting",
-        "building",
-        "recording",
-        "offering",
-        "wedding",
-        "earring",
-        "setting",
-        "opening",
-        "posting",
-        "drawing",
-        "finding",
-        "warning",
-        "fitting",
-        "sibling",
-        "seedling",
-        "dumpling",
-        "awning",
-        "ending",
-        "saying",
-        "feeling",
-        "rating",
-        "sighting",
-        "outing",
-        "crossing",
-        "landing",
-        "filing",
-        "marking",
-        "reading",
-        "saving",
-        "cutting",
-        "cooking class",
-    ];
     MASS.contains(&word)
         // `workwear`, `menswear`, `kitchenware`: kinds of goods, never counted.
         || word.ends_with("wear")
         || word.ends_with("ware")
-        || (word.ends_with("ing") && word.len() > 5 && !COUNTED.contains(&word))
+        || (word.ends_with("ing") && word.len() > 5 && !COUNTED_ING.contains(&word))
 }
 
 fn is_plural(word: &str) -> bool {
@@ -2126,6 +2152,10 @@ mod tests {
             "hiking in winter",
             "running payroll",
             "cleaning a leather sofa",
+            "buying and selling used cars",
+            "building a website",
+            "crossing Cook Strait with a car",
+            "filing taxes",
             "cooking for a crowd",
             "camping",
         ] {
@@ -2133,6 +2163,8 @@ mod tests {
         }
         for thing in [
             "birding gear and feeders",
+            "meeting and offsite venues",
+            "building materials",
             "hiking boots",
             "running shoes",
             "cleaning products",
