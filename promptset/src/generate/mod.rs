@@ -20,9 +20,10 @@ pub mod text;
 pub mod topics;
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use minijinja::Value;
 
@@ -234,6 +235,7 @@ impl Generator {
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(HashMap::new());
+        let readings = &Readings::default();
         let (skeleton_drop_hashed, frame_drop_hashed) = (
             &text::hashed(&skeleton_drop)[..],
             &text::hashed(&frame_drop)[..],
@@ -250,6 +252,7 @@ impl Generator {
             skeleton_drop_hashed,
             frame_drop_hashed,
             rendered,
+            readings,
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -584,7 +587,7 @@ impl Generator {
             // layer (which the template's name holds).
             let key = format!("{}|{:?}", fill.topic_index, values);
             let mut context = None;
-            let mut pools: Vec<Vec<Variant>> = Vec::new();
+            let mut pools: Vec<(Rc<Pool>, Vec<usize>)> = Vec::new();
             // Questions about the topic come before those about the whole offering: a
             // podcast topic asks about podcasts, a rival's topic about that rival, a
             // Making Tax Digital topic compares rivals on Making Tax Digital.
@@ -592,26 +595,43 @@ impl Generator {
             for name in &names {
                 let cache_key = format!("{key}|{name}|{stage:?}");
                 let cached = fill.rendered.borrow().get(&cache_key).cloned();
-                let mut pool = match cached {
+                let pool = match cached {
                     Some(pool) => pool,
                     None => {
                         let context = context.get_or_insert_with(|| values.context(fill, layer));
-                        let mut pool = Vec::new();
-                        self.templates.variants(name, stage, context, &mut pool)?;
-                        // Institutions named by what they are take `the` in running text;
-                        // the templates compare and print the names as the brief writes
-                        // them.
-                        for variant in &mut pool {
-                            variant.text =
-                                phrasing::articles_for_names(&variant.text, fill.competitors);
-                        }
-                        fill.rendered.borrow_mut().insert(cache_key, pool.clone());
+                        let pool = Rc::new(Pool {
+                            rendered: self.templates.render_variants(name, stage, context)?,
+                            finished: OnceCell::new(),
+                        });
+                        fill.rendered
+                            .borrow_mut()
+                            .insert(cache_key, Rc::clone(&pool));
                         pool
                     }
                 };
-                rng.shuffle(&mut pool);
-                if marks.is_some() || pool.iter().any(|v| v.on_topic || v.elsewhere) {
-                    pool.sort_by_cached_key(|variant| {
+                // Every pool is shuffled, read or not: each shuffle draws from the
+                // topic's stream, which the slots after this one read.
+                let mut order: Vec<usize> = (0..pool.rendered.len()).collect();
+                rng.shuffle(&mut order);
+                pools.push((pool, order));
+            }
+            for (pool, order) in &pools {
+                let variants = pool.finished.get_or_init(|| {
+                    (0..pool.rendered.len())
+                        .map(|index| {
+                            let mut variant = pool.rendered.finish(index);
+                            // Institutions named by what they are take `the` in running
+                            // text; the templates compare and print the names as the
+                            // brief writes them.
+                            variant.text =
+                                phrasing::articles_for_names(&variant.text, fill.competitors);
+                            variant
+                        })
+                        .collect()
+                });
+                let mut pool_order: Vec<&Variant> = order.iter().map(|&i| &variants[i]).collect();
+                if marks.is_some() || pool.rendered.marked() {
+                    pool_order.sort_by_cached_key(|variant| {
                         let fits = variant.on_topic
                             || marks.as_ref().is_some_and(|marks| {
                                 let text = variant.text.to_lowercase();
@@ -622,75 +642,74 @@ impl Generator {
                         (variant.elsewhere, !fits)
                     });
                 }
-                pools.push(pool);
-            }
-            for variant in pools.into_iter().flatten() {
-                let family_repeat = if topic_families.contains(variant.family.as_str()) {
-                    Repeat::FamilyInTopic
-                } else if set_families.contains(variant.family.as_str()) {
-                    Repeat::FamilyOrFrameInSet
-                } else {
-                    Repeat::Nothing
-                };
-                // Nothing this candidate could be beats the fallback already found, or
-                // the rank the caller needs beaten.
-                if fallback
-                    .as_ref()
-                    .map(|(rank, _)| *rank)
-                    .or(below)
-                    .is_some_and(|rank| rank <= family_repeat)
-                {
-                    continue;
+                for variant in pool_order {
+                    let family_repeat = if topic_families.contains(variant.family.as_str()) {
+                        Repeat::FamilyInTopic
+                    } else if set_families.contains(variant.family.as_str()) {
+                        Repeat::FamilyOrFrameInSet
+                    } else {
+                        Repeat::Nothing
+                    };
+                    // Nothing this candidate could be beats the fallback already found, or
+                    // the rank the caller needs beaten.
+                    if fallback
+                        .as_ref()
+                        .map(|(rank, _)| *rank)
+                        .or(below)
+                        .is_some_and(|rank| rank <= family_repeat)
+                    {
+                        continue;
+                    }
+                    let Some(Analysis {
+                        tokens: hashed_tokens,
+                        skeleton,
+                        frame,
+                    }) = fill.analyse(&variant.text, layer)
+                    else {
+                        continue;
+                    };
+                    if taken.iter().any(|t| {
+                        similar_hashed(&t.tokens, &hashed_tokens, NEAR_DUPLICATE)
+                            || similar_hashed(&t.skeleton, &skeleton, SAME_QUESTION)
+                    }) {
+                        continue;
+                    }
+                    let rank = if family_repeat == Repeat::Nothing
+                        && taken
+                            .iter()
+                            .any(|t| similar_hashed(&t.frame, &frame, SAME_QUESTION))
+                    {
+                        Repeat::FamilyOrFrameInSet
+                    } else {
+                        family_repeat
+                    };
+                    if fallback
+                        .as_ref()
+                        .map(|(best, _)| *best)
+                        .or(below)
+                        .is_some_and(|best| best <= rank)
+                    {
+                        continue;
+                    }
+                    let filled = Filled {
+                        topic: fill.topic_index,
+                        layer,
+                        intent: variant.intent,
+                        text: variant.text.clone(),
+                        tokens: hashed_tokens,
+                        skeleton,
+                        frame,
+                        family: variant.family.clone(),
+                        product_line: values.product_line.clone(),
+                        customer: values.customer.clone(),
+                        market: values.market.clone(),
+                        competitor: values.competitor.clone(),
+                    };
+                    if rank == Repeat::Nothing {
+                        return Ok(Some((rank, filled)));
+                    }
+                    fallback = Some((rank, filled));
                 }
-                let Some(Analysis {
-                    tokens: hashed_tokens,
-                    skeleton,
-                    frame,
-                }) = fill.analyse(&variant.text, layer)
-                else {
-                    continue;
-                };
-                if taken.iter().any(|t| {
-                    similar_hashed(&t.tokens, &hashed_tokens, NEAR_DUPLICATE)
-                        || similar_hashed(&t.skeleton, &skeleton, SAME_QUESTION)
-                }) {
-                    continue;
-                }
-                let rank = if family_repeat == Repeat::Nothing
-                    && taken
-                        .iter()
-                        .any(|t| similar_hashed(&t.frame, &frame, SAME_QUESTION))
-                {
-                    Repeat::FamilyOrFrameInSet
-                } else {
-                    family_repeat
-                };
-                if fallback
-                    .as_ref()
-                    .map(|(best, _)| *best)
-                    .or(below)
-                    .is_some_and(|best| best <= rank)
-                {
-                    continue;
-                }
-                let filled = Filled {
-                    topic: fill.topic_index,
-                    layer,
-                    intent: variant.intent,
-                    text: variant.text,
-                    tokens: hashed_tokens,
-                    skeleton,
-                    frame,
-                    family: variant.family,
-                    product_line: values.product_line.clone(),
-                    customer: values.customer.clone(),
-                    market: values.market.clone(),
-                    competitor: values.competitor.clone(),
-                };
-                if rank == Repeat::Nothing {
-                    return Ok(Some((rank, filled)));
-                }
-                fallback = Some((rank, filled));
             }
         }
         Ok(fallback)
@@ -975,7 +994,69 @@ struct FillContext<'a> {
     /// Rendered variants by topic, slot values, template and stage: the same slot is
     /// rendered again when a repeat is handed to another topic, and rendering is most of
     /// the generator's time.
-    rendered: &'a RefCell<HashMap<String, Vec<Variant>>>,
+    rendered: &'a RefCell<HashMap<String, Rc<Pool>>>,
+    /// Word-list readings of the set's nouns (see [`Readings`]).
+    readings: &'a Readings,
+}
+
+/// One template's variants for a slot, finished when a slot first reads them.
+struct Pool {
+    rendered: templates::Rendered,
+    finished: OnceCell<Vec<Variant>>,
+}
+
+/// A word-list test the template context runs on a noun (see [`Readings`]).
+#[derive(Clone, Copy)]
+enum Reading {
+    ContentSource,
+    OpinionContent,
+    HowtoContent,
+    Consumable,
+    FoodOrDrink,
+    LocalPractice,
+    RegulatedProfession,
+    Electronic,
+    Machine,
+    Wearable,
+    ForPets,
+}
+
+impl Reading {
+    const COUNT: usize = 11;
+
+    fn test(self, label: &str) -> bool {
+        match self {
+            Reading::ContentSource => phrasing::is_content_source(label),
+            Reading::OpinionContent => phrasing::is_opinion_content(label),
+            Reading::HowtoContent => phrasing::is_howto_content(label),
+            Reading::Consumable => phrasing::is_consumable(label),
+            Reading::FoodOrDrink => phrasing::is_food_or_drink(label),
+            Reading::LocalPractice => phrasing::is_local_practice(label),
+            Reading::RegulatedProfession => phrasing::is_regulated_profession(label),
+            Reading::Electronic => phrasing::is_electronic(label),
+            Reading::Machine => phrasing::is_machine(label),
+            Reading::Wearable => phrasing::is_wearable(label),
+            Reading::ForPets => phrasing::is_for_pets(label),
+        }
+    }
+}
+
+/// The [`Reading`]s of a set's nouns, each worked out once: every slot's context asks
+/// them of the same few products, offer and category, and scanning the word lists again
+/// for each was a tenth of the generator's time.
+#[derive(Default)]
+struct Readings(RefCell<HashMap<String, [Option<bool>; Reading::COUNT]>>);
+
+impl Readings {
+    fn is(&self, reading: Reading, label: &str) -> bool {
+        let index = reading as usize;
+        if let Some(known) = self.0.borrow().get(label).and_then(|found| found[index]) {
+            return known;
+        }
+        let value = reading.test(label);
+        self.0.borrow_mut().entry(label.to_owned()).or_default()[index] = Some(value);
+        value
+    }
 }
 
 /// A candidate's text as the repeat checks read it (see [`Filled`]).
@@ -1498,6 +1579,7 @@ impl SlotValues {
             ),
             None => (None, "none", String::new()),
         };
+        let is = |reading: Reading, label: &str| fill.readings.is(reading, label);
         minijinja::context! {
             brand => fill.brief.brand_name.trim(),
             model => model.as_str(),
@@ -1581,33 +1663,33 @@ impl SlotValues {
                         .is_some_and(phrasing::is_choosing_verb)),
             // Content a person subscribes to or follows (a newsletter, a podcast), as
             // against content they read or use (recipes, reviews, advice).
-            c_source => phrasing::is_content_source(&product.bare),
+            c_source => is(Reading::ContentSource, &product.bare),
             // Content that recommends or judges, where sponsorship and bias matter.
-            c_opinion => phrasing::is_opinion_content(&offer.bare),
+            c_opinion => is(Reading::OpinionContent, &offer.bare),
             // Content people follow step by step (guides, tutorials, recipes).
-            c_howto => phrasing::is_howto_content(&product.bare),
+            c_howto => is(Reading::HowtoContent, &product.bare),
             // Disposable goods: no warranty or service life.
-            consumable => phrasing::is_consumable(&product.bare) || phrasing::is_consumable(&offer.bare),
+            consumable => is(Reading::Consumable, &product.bare) || is(Reading::Consumable, &offer.bare),
             // Food and drink: no functions, workings or repair warranty.
-            edible => phrasing::is_food_or_drink(&product.bare)
-                || phrasing::is_food_or_drink(&offer.bare)
-                || phrasing::is_food_or_drink(&fill.plan.category),
+            edible => is(Reading::FoodOrDrink, &product.bare)
+                || is(Reading::FoodOrDrink, &offer.bare)
+                || is(Reading::FoodOrDrink, &fill.plan.category),
             // Local practitioners compared by reviews and distance.
-            local => phrasing::is_local_practice(&offer.bare),
+            local => is(Reading::LocalPractice, &offer.bare),
             // Professions that hold a licence (dentists, accountants, solicitors).
-            regulated => phrasing::is_regulated_profession(&providers.bare),
+            regulated => is(Reading::RegulatedProfession, &providers.bare),
             // Devices judged by ratings rather than materials (inverters, batteries).
-            electronic => phrasing::is_electronic(&product.bare),
+            electronic => is(Reading::Electronic, &product.bare),
             // Machines and plant, bought as projects (installation, downtime, service).
-            machine => phrasing::is_machine(&product.bare)
-                || phrasing::is_machine(&offer.bare)
-                || phrasing::is_machine(&fill.plan.category),
+            machine => is(Reading::Machine, &product.bare)
+                || is(Reading::Machine, &offer.bare)
+                || is(Reading::Machine, &fill.plan.category),
             // Clothing and shoes: sizing, fit and care.
-            wearable => phrasing::is_wearable(&product.bare) || phrasing::is_wearable(&topic_text),
+            wearable => is(Reading::Wearable, &product.bare) || is(Reading::Wearable, &topic_text),
             // Goods for pets: ingredients, vets, sensitive stomachs.
-            pet => phrasing::is_for_pets(&product.bare)
-                || phrasing::is_for_pets(&offer.bare)
-                || phrasing::is_for_pets(&fill.plan.category),
+            pet => is(Reading::ForPets, &product.bare)
+                || is(Reading::ForPets, &offer.bare)
+                || is(Reading::ForPets, &fill.plan.category),
             // The topic is one of the brief's product lines by name, as against a
             // narrower priority topic (`Non-iron dress shirts` beside `Mens dress shirts`).
             topic_is_line => fill.brief.core_product_lines.iter().any(|line| {
