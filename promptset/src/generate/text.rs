@@ -326,7 +326,8 @@ pub fn takes_an(noun: &str) -> bool {
 pub fn fix_articles(words: &mut [&str]) {
     for i in 0..words.len().saturating_sub(1) {
         let next = words[i + 1];
-        if !next.starts_with(|c: char| c.is_alphabetic()) {
+        let article = matches!(words[i], "a" | "an") || (i == 0 && matches!(words[i], "A" | "An"));
+        if !article || !next.starts_with(|c: char| c.is_alphabetic()) {
             continue;
         }
         let an = takes_an(next);
