@@ -479,7 +479,12 @@ impl Noun {
             let singular = singular(last);
             let mut parts: Vec<&str> = stem.to_vec();
             parts.push(&singular);
-            let modifier = parts.join(" ");
+            // A French name keeps its tail before a noun (`eau de parfum brands`).
+            let modifier = if tail.starts_with(" de ") {
+                format!("{}{tail}", parts.join(" "))
+            } else {
+                parts.join(" ")
+            };
             return Noun {
                 bare: text.clone(),
                 one: Some(crate::generate::text::with_article(&join(&singular))),
@@ -552,7 +557,8 @@ impl Noun {
 }
 
 fn split_post_modifier(text: &str) -> (&str, &str) {
-    for marker in [" for ", " with ", " of ", " to ", " in "] {
+    // ` de ` heads French names English keeps (`eau de parfum`: `eaux de parfum`).
+    for marker in [" for ", " with ", " of ", " to ", " in ", " de "] {
         if let Some(at) = text.find(marker) {
             return (&text[..at], &text[at..]);
         }
@@ -877,6 +883,7 @@ fn is_plural(word: &str) -> bool {
         "alibis", "khakis", "saris", "salamis", "yetis", "delis", "chilis", "maxis",
     ];
     word.ends_with("people")
+        || word.ends_with("eaux")
         || IN_I.iter().any(|w| word.ends_with(w))
         || word.ends_with('s')
             && !word.ends_with("ss")
@@ -890,6 +897,9 @@ pub fn singular(word: &str) -> String {
     let lower = word.to_lowercase();
     if let Some(stem) = word.strip_suffix("people") {
         return format!("{stem}person");
+    }
+    if let Some(stem) = word.strip_suffix("eaux") {
+        return format!("{stem}eau");
     }
     if let Some(stem) = word.strip_suffix("ies")
         && !lower.ends_with("series")
@@ -927,6 +937,10 @@ pub fn plural(word: &str) -> String {
     }
     if let Some(stem) = word.strip_suffix("person") {
         return format!("{stem}people");
+    }
+    // French words in English perfume and cooking names: `eaux de parfum`, `gâteaux`.
+    if lower.ends_with("eau") {
+        return format!("{word}x");
     }
     format!("{word}s")
 }
@@ -2321,6 +2335,17 @@ mod tests {
             &stays
         ));
         assert!(is_supply_side("independent hotel owners", &stays));
+    }
+
+    #[test]
+    fn french_names_take_their_plural_on_the_head() {
+        assert_eq!(Noun::parse("eau de parfum", &[]).bare, "eaux de parfum");
+        assert_eq!(Noun::parse("Eaux de parfum", &[]).bare, "eaux de parfum");
+        assert_eq!(Noun::parse("Eaux de parfum", &[]).modifier, "eau de parfum");
+        assert_eq!(
+            Noun::parse("eau de parfum", &[]).one.as_deref(),
+            Some("an eau de parfum")
+        );
     }
 
     #[test]

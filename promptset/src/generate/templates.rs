@@ -692,6 +692,15 @@ impl Templates {
     }
 }
 
+/// `workers's` → `workers'`: a template's `'s` after a plural value (a name keeps it:
+/// `Boots's` is left to the brief's wording).
+fn plural_possessive(word: &str) -> String {
+    match word.strip_suffix("s's") {
+        Some(stem) if word.starts_with(char::is_lowercase) => format!("{stem}s'"),
+        _ => word.to_owned(),
+    }
+}
+
 /// Where `part`, a slice of `whole`, lies in it.
 fn span(whole: &str, part: &str) -> std::ops::Range<usize> {
     let start = part.as_ptr().addr() - whole.as_ptr().addr();
@@ -745,9 +754,16 @@ impl Rendered {
             .iter()
             .enumerate()
             .filter(|(i, word)| {
-                !(word.eq_ignore_ascii_case("the") && words.get(i + 1) == Some(&"The"))
+                let next = words.get(i + 1);
+                // A value that ends with the word the template adds (`roof replacement
+                // cost` + ` cost`) says it once.
+                let article_before_name = word.eq_ignore_ascii_case("the") && next == Some(&"The");
+                let doubled = next.is_some_and(|next| {
+                    next.eq_ignore_ascii_case(word) && word.chars().all(char::is_alphabetic)
+                });
+                !article_before_name && !doubled
             })
-            .map(|(_, word)| *word)
+            .map(|(_, word)| plural_possessive(word))
             .collect::<Vec<_>>()
             .join(" ");
         // A sentence may open with a value that starts in lower case (`the Marine
@@ -856,6 +872,27 @@ mod tests {
                 "What is wrong with The Luxury Closet app?",
                 "The Luxury Closet app: is it new?"
             ]
+        );
+    }
+
+    #[test]
+    fn a_word_the_value_ends_with_is_said_once_and_plurals_take_a_bare_apostrophe() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let name = "prompts/xx/brand-defense/default/TOFU.j2";
+        write(
+            dir.path(),
+            name,
+            "[solution-education] What drives {{ t }} cost for {{ w }}'s clients?\n",
+        );
+        let templates = Templates::new(Some(dir.path())).expect("templates");
+        let mut out = Vec::new();
+        let context = minijinja::context! { t => "roof replacement cost", w => "support workers" };
+        templates
+            .variants(name, FunnelStage::Tofu, &context, &mut out)
+            .expect("variants");
+        assert_eq!(
+            out[0].text,
+            "What drives roof replacement cost for support workers' clients?"
         );
     }
 
