@@ -253,6 +253,7 @@ impl Generator {
             frame_drop_hashed,
             rendered,
             readings,
+            demand: OnceCell::new(),
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -584,17 +585,27 @@ impl Generator {
                 values.rival2 = fill.second_rival(&values, taken);
             }
             // The context is a pure function of the topic, the slot's values and the
-            // layer (which the template's name holds).
-            let key = format!("{}|{:?}", fill.topic_index, values);
+            // layer (which the template's name holds). The key holds the values
+            // themselves, not a string formatted from them every attempt.
+            let key = SlotKey {
+                topic: fill.topic_index,
+                stage,
+                values,
+            };
+            let values = &key.values;
             let mut context = None;
             let mut pools: Vec<(Rc<Pool>, Vec<usize>)> = Vec::new();
             // Questions about the topic come before those about the whole offering: a
             // podcast topic asks about podcasts, a rival's topic about that rival, a
             // Making Tax Digital topic compares rivals on Making Tax Digital.
-            let marks = fill.topic_marks(&values);
+            let marks = fill.topic_marks(values);
             for name in &names {
-                let cache_key = format!("{key}|{name}|{stage:?}");
-                let cached = fill.rendered.borrow().get(&cache_key).cloned();
+                let cached = fill
+                    .rendered
+                    .borrow()
+                    .get(&key)
+                    .and_then(|pools| pools.get(name))
+                    .cloned();
                 let pool = match cached {
                     Some(pool) => pool,
                     None => {
@@ -603,9 +614,13 @@ impl Generator {
                             rendered: self.templates.render_variants(name, stage, context)?,
                             finished: OnceCell::new(),
                         });
-                        fill.rendered
-                            .borrow_mut()
-                            .insert(cache_key, Rc::clone(&pool));
+                        let mut rendered = fill.rendered.borrow_mut();
+                        // Cloned on a miss only: most attempts find their values.
+                        match rendered.get_mut(&key) {
+                            Some(pools) => pools,
+                            None => rendered.entry(key.clone()).or_default(),
+                        }
+                        .insert(name.clone(), Rc::clone(&pool));
                         pool
                     }
                 };
@@ -994,9 +1009,20 @@ struct FillContext<'a> {
     /// Rendered variants by topic, slot values, template and stage: the same slot is
     /// rendered again when a repeat is handed to another topic, and rendering is most of
     /// the generator's time.
-    rendered: &'a RefCell<HashMap<String, Rc<Pool>>>,
+    rendered: &'a RefCell<HashMap<SlotKey, HashMap<String, Rc<Pool>>>>,
     /// Word-list readings of the set's nouns (see [`Readings`]).
     readings: &'a Readings,
+    /// The audiences the topic's slots rotate through (see [`Self::demand`]).
+    demand: OnceCell<Vec<usize>>,
+}
+
+/// What a slot's rendered pools are cached by: its topic, stage and values; the pools
+/// of that slot are then found by template name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct SlotKey {
+    topic: usize,
+    stage: FunnelStage,
+    values: SlotValues,
 }
 
 /// One template's variants for a slot, finished when a slot first reads them.
@@ -1119,7 +1145,7 @@ fn skeleton_drop(brief: &Brief, plan: &topics::TopicPlan) -> BTreeSet<String> {
     drop
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct SlotValues {
     market: String,
     customer: String,
@@ -1302,19 +1328,13 @@ impl FillContext<'_> {
         (!marks.is_empty() || !product_topic).then_some(marks)
     }
 
-    fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
+    /// The brief's audiences a slot of this topic rotates through (see
+    /// [`Self::values`]); the same for every slot of the topic, so worked out once (the
+    /// stem matches were a thirtieth of the generator's work).
+    fn demand(&self) -> Vec<usize> {
         let brief = self.brief;
         let topic = self.topic;
         let lexicon = &self.plan.lexicon;
-        // A topic about one market, audience, channel or rival keeps to it; the others
-        // rotate through the brief's.
-        let market_index = topic
-            .market
-            .unwrap_or(slot + attempt + offsets[0])
-            .checked_rem(brief.target_markets.len());
-        let market = market_index
-            .map(|i| brief.target_markets[i].clone())
-            .unwrap_or_default();
         // A marketplace topic about booking speaks for those who book; the providers
         // who list on it get their own (audience) topics.
         let demand: Vec<usize> = (0..brief.target_customers.len())
@@ -1326,7 +1346,6 @@ impl FillContext<'_> {
                         .is_some_and(|a| phrasing::is_supply_side(a, &self.plan.offer))
             })
             .collect();
-        let rotation = slot + 2 * attempt + offsets[1];
         // A topic about laptops speaks to the brief's laptop shoppers, not to its PC
         // builders: audiences whose description shares a word with the topic or its
         // product lines come first, when there are such audiences.
@@ -1343,11 +1362,28 @@ impl FillContext<'_> {
                     .any(|text| topics::shares_stem(text, &brief.target_customers[i]))
             })
             .collect();
-        let demand = if matching.is_empty() {
+        if matching.is_empty() {
             demand
         } else {
             matching
-        };
+        }
+    }
+
+    fn values(&self, slot: usize, attempt: usize, offsets: [usize; 4]) -> SlotValues {
+        let brief = self.brief;
+        let topic = self.topic;
+        let lexicon = &self.plan.lexicon;
+        // A topic about one market, audience, channel or rival keeps to it; the others
+        // rotate through the brief's.
+        let market_index = topic
+            .market
+            .unwrap_or(slot + attempt + offsets[0])
+            .checked_rem(brief.target_markets.len());
+        let market = market_index
+            .map(|i| brief.target_markets[i].clone())
+            .unwrap_or_default();
+        let rotation = slot + 2 * attempt + offsets[1];
+        let demand = self.demand.get_or_init(|| self.demand());
         let customer_index = match topic.audience {
             Some(index) => index.checked_rem(brief.target_customers.len()),
             None if !demand.is_empty() => Some(demand[rotation % demand.len()]),

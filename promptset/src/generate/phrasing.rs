@@ -366,7 +366,7 @@ const AGENTS: &[&str] = &[
 ];
 
 /// A category or product noun in the forms English sentences need.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Noun {
     /// The bare form a sentence uses without an article: plural for count nouns
     /// (`trail running shoes`), the noun itself for mass nouns (`payroll software`).
