@@ -826,46 +826,33 @@ mod tests {
 
     #[test]
     fn a_one_line_if_does_not_run_two_variants_together() {
+        // trim_blocks eats the line end after the closing `{% endif %}`.
+        let texts = finished(
+            "[solution-education] Is it {% if yes %}good?{% endif %}\n[solution-education] Is it new?\n",
+            &minijinja::context! { yes => true },
+        );
+        assert_eq!(texts, ["Is it good?", "Is it new?"]);
+    }
+
+    /// The finished variants of a one-template bank rendered with `context`.
+    fn finished(template: &str, context: &Value) -> Vec<String> {
         let dir = tempfile::tempdir().expect("temp dir");
         let name = "prompts/xx/brand-defense/default/TOFU.j2";
-        let file = dir.path().join(name);
-        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
-        // trim_blocks eats the line end after the closing `{% endif %}`.
-        std::fs::write(
-            &file,
-            "[solution-education] Is it {% if yes %}good?{% endif %}\n[solution-education] Is it new?\n",
-        )
-        .expect("write");
+        write(dir.path(), name, template);
         let templates = Templates::new(Some(dir.path())).expect("templates");
         let mut out = Vec::new();
         templates
-            .variants(
-                name,
-                FunnelStage::Tofu,
-                &minijinja::context! { yes => true },
-                &mut out,
-            )
+            .variants(name, FunnelStage::Tofu, context, &mut out)
             .expect("variants");
-        let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
-        assert_eq!(texts, ["Is it good?", "Is it new?"]);
+        out.into_iter().map(|v| v.text).collect()
     }
 
     #[test]
     fn a_name_with_its_own_article_takes_no_second_one() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let name = "prompts/xx/brand-defense/default/TOFU.j2";
-        write(
-            dir.path(),
-            name,
+        let texts = finished(
             "[solution-education] What is wrong with the {{ c }} app?\n[solution-education] the {{ c }} app: is it new?\n",
+            &minijinja::context! { c => "The Luxury Closet" },
         );
-        let templates = Templates::new(Some(dir.path())).expect("templates");
-        let mut out = Vec::new();
-        let context = minijinja::context! { c => "The Luxury Closet" };
-        templates
-            .variants(name, FunnelStage::Tofu, &context, &mut out)
-            .expect("variants");
-        let texts: Vec<&str> = out.iter().map(|v| v.text.as_str()).collect();
         assert_eq!(
             texts,
             [
@@ -877,22 +864,13 @@ mod tests {
 
     #[test]
     fn a_word_the_value_ends_with_is_said_once_and_plurals_take_a_bare_apostrophe() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let name = "prompts/xx/brand-defense/default/TOFU.j2";
-        write(
-            dir.path(),
-            name,
+        let texts = finished(
             "[solution-education] What drives {{ t }} cost for {{ w }}'s clients?\n",
+            &minijinja::context! { t => "roof replacement cost", w => "support workers" },
         );
-        let templates = Templates::new(Some(dir.path())).expect("templates");
-        let mut out = Vec::new();
-        let context = minijinja::context! { t => "roof replacement cost", w => "support workers" };
-        templates
-            .variants(name, FunnelStage::Tofu, &context, &mut out)
-            .expect("variants");
         assert_eq!(
-            out[0].text,
-            "What drives roof replacement cost for support workers' clients?"
+            texts,
+            ["What drives roof replacement cost for support workers' clients?"]
         );
     }
 
