@@ -694,10 +694,12 @@ impl Templates {
 
 /// `workers's` → `workers'`: a template's `'s` after a plural value (a name keeps it:
 /// `Boots's` is left to the brief's wording).
-fn plural_possessive(word: &str) -> String {
-    match word.strip_suffix("s's") {
-        Some(stem) if word.starts_with(char::is_lowercase) => format!("{stem}s'"),
-        _ => word.to_owned(),
+fn plural_possessive(word: &str) -> &str {
+    // A slice, not a copy: this runs on every word of every finished variant.
+    if word.ends_with("s's") && word.starts_with(char::is_lowercase) {
+        &word[..word.len() - 1]
+    } else {
+        word
     }
 }
 
