@@ -11,6 +11,7 @@
 //! byte-identical output.
 
 pub mod funnel;
+pub mod keywords;
 pub mod offer;
 pub mod phrasing;
 pub mod rng;
@@ -254,6 +255,7 @@ impl Generator {
             rendered,
             readings,
             demand: OnceCell::new(),
+            asked: OnceCell::new(),
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -553,6 +555,13 @@ impl Generator {
         );
         if names.is_empty() {
             return Ok(None);
+        }
+        // The topic's own keywords, asked as a person would (see [`keywords`]), come
+        // before any template: they are the client's words for the topic.
+        if layer == Layer::NonBrandDiscovery
+            && let Some(found) = fill.keyword_question(stage, taken)
+        {
+            return Ok(Some((Repeat::Nothing, found)));
         }
         // Each retry changes the market, customer, product and rival filled in. A
         // candidate is ranked by how much it repeats of what the set already asks (see
@@ -1014,6 +1023,8 @@ struct FillContext<'a> {
     readings: &'a Readings,
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
     demand: OnceCell<Vec<usize>>,
+    /// The topic's keywords asked as questions (see [`Self::keyword_questions`]).
+    asked: OnceCell<Vec<keywords::Asked>>,
 }
 
 /// What a slot's rendered pools are cached by: its topic, stage and values; the pools
@@ -1213,6 +1224,56 @@ impl FillContext<'_> {
                     .any(|t| t.topic == self.topic_index && t.text.to_lowercase().contains(&bare))
             })
             .cloned()
+    }
+
+    /// The first of the topic's keyword questions (see [`keywords`]) of this stage that
+    /// the set does not ask yet, as a discovery prompt.
+    fn keyword_question(&self, stage: FunnelStage, taken: &[Filled]) -> Option<Filled> {
+        let asked = self.asked.get_or_init(|| {
+            if self.language != "en" {
+                return Vec::new();
+            }
+            let lexicon = keywords::Lexicon::of(self.brief);
+            self.topic
+                .keywords
+                .iter()
+                .filter_map(|k| keywords::question(k, self.brief.business_model, &lexicon))
+                .collect()
+        });
+        asked.iter().find_map(|question| {
+            if question.intent.stage() != stage {
+                return None;
+            }
+            let family = format!("keyword:{}", question.text.to_lowercase());
+            if taken.iter().any(|t| t.family == family) {
+                return None;
+            }
+            let analysis = self.analyse(&question.text, Layer::NonBrandDiscovery)?;
+            if taken.iter().any(|t| {
+                similar_hashed(&t.tokens, &analysis.tokens, NEAR_DUPLICATE)
+                    || similar_hashed(&t.skeleton, &analysis.skeleton, SAME_QUESTION)
+            }) {
+                return None;
+            }
+            let product_line = (self.topic.source
+                == crate::model::TopicSource::DerivedFromProductLine)
+                .then(|| self.topic.related_product_lines.first().cloned())
+                .flatten();
+            Some(Filled {
+                topic: self.topic_index,
+                layer: Layer::NonBrandDiscovery,
+                intent: question.intent,
+                text: question.text.clone(),
+                tokens: analysis.tokens,
+                skeleton: analysis.skeleton,
+                frame: analysis.frame,
+                family,
+                product_line,
+                customer: String::new(),
+                market: String::new(),
+                competitor: None,
+            })
+        })
     }
 
     /// Whether the competitor `name` offers `product_line` (any rival fits a slot

@@ -867,6 +867,11 @@ pub fn is_gerund(word: &str) -> bool {
         && !NOT_ACTIONS.contains(&lower.as_str())
 }
 
+/// Whether a word (any case) is a mass noun (`broadband`, `software`, `workwear`).
+pub fn is_mass_noun(word: &str) -> bool {
+    is_mass(&word.to_lowercase())
+}
+
 fn is_mass(word: &str) -> bool {
     MASS.contains(&word)
         // `workwear`, `menswear`, `kitchenware`: kinds of goods, never counted.
@@ -875,7 +880,8 @@ fn is_mass(word: &str) -> bool {
         || (word.ends_with("ing") && word.len() > 5 && !COUNTED_ING.contains(&word))
 }
 
-fn is_plural(word: &str) -> bool {
+/// Whether a word is a regular English plural (`braais`, `shoes`; not `analysis`).
+pub fn is_plural(word: &str) -> bool {
     // Nouns in -i take a plain `s` (`braais`, `taxis`, `skis`), unlike the singular
     // -is nouns (`analysis`, `tennis`, `iris`).
     const IN_I: &[&str] = &[

@@ -35,7 +35,7 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
 }
 
 /// A word written in capitals (`ID`, `ERP`, `AI`).
-fn is_acronym(word: &str) -> bool {
+pub fn is_acronym(word: &str) -> bool {
     word.chars().count() >= 2
         && word
             .chars()
