@@ -416,6 +416,10 @@ impl Generator {
         // Handing a slot on is how the set avoids asking twice, not a fault of the brief:
         // key inferences say so, warnings do not.
         plan.inferences.extend(dry);
+        if language == "en" {
+            plan.inferences
+                .extend(keyword_note(brief, &plan.topics, &filled));
+        }
         // A topic without prompts cannot stay in the map (the set would not validate).
         let used: BTreeSet<usize> = filled.iter().map(|f| f.topic).collect();
         let set = strategy::assemble(
@@ -740,6 +744,56 @@ impl Generator {
     }
 }
 
+/// Tells the analyst how many prompts ask the brief's own keywords (see [`keywords`]) and
+/// which keywords read as no certain question, so that they can be reworded.
+fn keyword_note(brief: &Brief, topics: &[PlannedTopic], filled: &[Filled]) -> Option<String> {
+    let lexicon = keywords::Lexicon::of(brief);
+    let mut unread: Vec<&str> = Vec::new();
+    let mut total = 0;
+    for keyword in topics.iter().flat_map(|t| t.keywords.iter()) {
+        total += 1;
+        if keywords::question(keyword, brief.business_model, &lexicon).is_none()
+            && !unread.contains(&keyword.as_str())
+        {
+            unread.push(keyword);
+        }
+    }
+    if total == 0 {
+        return None;
+    }
+    let asked: Vec<&Filled> = filled
+        .iter()
+        .filter(|f| f.family.starts_with("keyword:"))
+        .collect();
+    let mut note = match asked.first() {
+        Some(first) => format!(
+            "{} discovery prompt{} the brief's own keywords as questions a person would type (`{}` becomes `{}`)",
+            asked.len(),
+            if asked.len() == 1 { " asks" } else { "s ask" },
+            &first.family["keyword:".len()..],
+            first.text
+        ),
+        None => "no discovery prompt asks the brief's own keywords".to_owned(),
+    };
+    if !unread.is_empty() {
+        let shown: Vec<String> = unread.iter().take(8).map(|k| format!("`{k}`")).collect();
+        let more = unread.len().saturating_sub(8);
+        note.push_str(&format!(
+            "; {} keyword{} read as no certain question and {} left to the templates: {}{}",
+            unread.len(),
+            if unread.len() == 1 { "" } else { "s" },
+            if unread.len() == 1 { "was" } else { "were" },
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    Some(note)
+}
+
 /// A topic's random stream and the offsets that rotate its slots through the brief's
 /// markets, audiences, lines and rivals.
 fn slot_rng(seed: u64, topic: &str) -> (SplitMix64, [usize; 4]) {
@@ -1024,7 +1078,7 @@ struct FillContext<'a> {
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
     demand: OnceCell<Vec<usize>>,
     /// The topic's keywords asked as questions (see [`Self::keyword_questions`]).
-    asked: OnceCell<Vec<keywords::Asked>>,
+    asked: OnceCell<Vec<(String, keywords::Asked)>>,
 }
 
 /// What a slot's rendered pools are cached by: its topic, stage and values; the pools
@@ -1237,14 +1291,18 @@ impl FillContext<'_> {
             self.topic
                 .keywords
                 .iter()
-                .filter_map(|k| keywords::question(k, self.brief.business_model, &lexicon))
+                .filter_map(|k| {
+                    keywords::question(k, self.brief.business_model, &lexicon)
+                        .map(|asked| (k.clone(), asked))
+                })
                 .collect()
         });
-        asked.iter().find_map(|question| {
+        asked.iter().find_map(|(keyword, question)| {
             if question.intent.stage() != stage {
                 return None;
             }
-            let family = format!("keyword:{}", question.text.to_lowercase());
+            // The family names the keyword, which the key inferences quote.
+            let family = format!("keyword:{keyword}");
             if taken.iter().any(|t| t.family == family) {
                 return None;
             }
