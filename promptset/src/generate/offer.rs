@@ -731,6 +731,10 @@ mod tests {
         assert!(mentions("Help setting up payroll", "setting up"));
         assert!(!mentions("Outlaw firmware", "law firm"));
         assert!(!mentions("Resetting up front", "setting up"));
+        // A needle that ends in a space ends its word too.
+        assert!(mentions("Home EV chargers", "home "));
+        assert!(!mentions("Motorhome hire", "home "));
+        assert!(!mentions("Homeware", "home "));
         // A later occurrence counts where it starts a word.
         assert!(mentions("Accidental dents", "dent"));
         assert!(!mentions("Accident", "dent"));

@@ -513,7 +513,8 @@ impl Templates {
         // clinics`, not `Student housing`), as `offer::mentions` reads it. A cut stem
         // finds its words (`bookkeep`, `migrat`), a whole word its longer words too
         // (`tax` in `taxis`: add `and offer is not mentions("taxi")`), and a needle of
-        // several words is a phrase (`law firm`). Not `"tax" in offer|lower`, which also
+        // several words is a phrase (`law firm`); a trailing space ends the word (`home `
+        // is in `home chargers`, not in `homeware`). Not `"tax" in offer|lower`, which also
         // finds the letters inside other words. A whole word between others (` to `,
         // ` and `) is still tested with its spaces, and a compound's ending (`care` in
         // `childcare`) with `in`.
