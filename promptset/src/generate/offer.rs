@@ -11,6 +11,8 @@
 //! (`offer_kind == "durable-goods"`, `buyers == "consumers"`); a fact the brief does not
 //! state and the words of the brief do not show stays unknown, and such lines stay out.
 
+use std::borrow::Cow;
+
 use crate::brief::{Brief, BusinessModel, Buyers, OfferKind};
 
 /// The offer facts of one brief.
@@ -136,18 +138,56 @@ fn is_pet_adoption(words: &str) -> bool {
 /// (`treats`, `refillable`, `teabags`), but not a longer word of two more letters
 /// (`teams`, `care`) or the name of what works with it (`seeders`): a seeder sows seed
 /// and lasts for years.
+/// A stem of two words (`owners of`) is never in one word, so it finds nothing.
 fn has_word(words: &str, stems: &[&str]) -> bool {
+    let in_word = |c: char| c.is_alphanumeric() || c == '-';
     let lower = words.to_lowercase();
-    lower
-        .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .any(|word| {
-            stems.iter().any(|stem| {
-                word.strip_prefix(stem).is_some_and(|rest| {
-                    matches!(rest, "" | "s" | "es" | "y" | "ies")
-                        || (rest.len() >= 3 && !matches!(rest, "ers" | "er"))
-                })
+    stems.iter().any(|stem| {
+        stem.chars().all(in_word)
+            && word_starts(&lower, stem, in_word).any(|rest| {
+                matches!(rest, "" | "s" | "es" | "y" | "ies")
+                    || (rest.len() >= 3 && !matches!(rest, "ers" | "er"))
             })
-        })
+    })
+}
+
+/// Whether `text` (in any case) has a word that starts with `needle`: the test
+/// `mentions` of the templates (`{% if offer is mentions("tax") %}`). A word starts at
+/// the start of the text or after a character that is not a letter or digit, so `tax`
+/// is in `Tax returns` and `VAT/tax filing` but not in `syntax`, `dent` in `dental` but
+/// not in `student`. Only the needle's start falls on a word boundary: a cut stem finds
+/// its words (`bookkeep` in `bookkeeping`, `migrat` in `data migration`), and so does a
+/// whole word (`tax` in `taxis`), and a needle of several words is a phrase (`law firm`
+/// in `Boutique law firms`).
+pub fn mentions(text: &str, needle: &str) -> bool {
+    fn lower(s: &str) -> Cow<'_, str> {
+        if s.chars().any(char::is_uppercase) {
+            Cow::Owned(s.to_lowercase())
+        } else {
+            Cow::Borrowed(s)
+        }
+    }
+    let (text, needle) = (lower(text), lower(needle));
+    word_starts(&text, &needle, char::is_alphanumeric)
+        .next()
+        .is_some()
+}
+
+/// The rest of each word of `lower` that starts with `stem`, a word being a run of the
+/// characters `in_word` accepts (`ing` for `charg` in `EV charging`): `stem` must start
+/// where a word does and may run on over several words.
+fn word_starts<'a>(
+    lower: &'a str,
+    stem: &'a str,
+    in_word: fn(char) -> bool,
+) -> impl Iterator<Item = &'a str> + 'a {
+    let mut before = None;
+    lower.char_indices().filter_map(move |(at, c)| {
+        let starts = !before.is_some_and(in_word);
+        before = Some(c);
+        let rest = lower[at..].strip_prefix(stem).filter(|_| starts)?;
+        Some(&rest[..rest.find(|c: char| !in_word(c)).unwrap_or(rest.len())])
+    })
 }
 
 /// Whether `words` contains one of `nouns` exactly, or its plural in `s`.
@@ -594,6 +634,9 @@ mod tests {
         assert!(has_word("Software companies", &["compan"]));
         assert!(!has_word("Sales teams", &["tea"]));
         assert!(!has_word("Plant care kits", &["car"]));
+        assert!(has_word("Sponsor-a-tree gifts", &["sponsor-a"]));
+        assert!(!has_word("Pre-owned cars", &["owned"]));
+        assert!(!has_word("Owners of campervans", &["owners of"]));
         assert_eq!(
             kind(BusinessModel::Manufacturer, "Super seeders"),
             Some(DurableGoods)
@@ -661,5 +704,40 @@ mod tests {
             Some(OngoingService)
         );
         assert_eq!(kind(BusinessModel::Saas, "anything"), Some(Software));
+    }
+
+    #[test]
+    fn mentions_finds_words_that_start_with_the_needle() {
+        // A word, in any case, at the start or after any non-alphanumeric character.
+        assert!(mentions("Tax returns", "tax"));
+        assert!(mentions("VAT/tax filing", "tax"));
+        assert!(mentions("self-assessment TAX", "tax"));
+        assert!(mentions("Dental clinics", "dent"));
+        assert!(mentions("Pet care", "PET"));
+        // Not inside a word.
+        assert!(!mentions("Syntax checks", "tax"));
+        assert!(!mentions("Student housing", "dent"));
+        assert!(!mentions("Window replacement", "placement"));
+        assert!(!mentions("Roof repairs", "pair"));
+        // A stem finds every word it starts, so `tax` is in `taxis`: a template that
+        // means taxes says `is mentions("tax") and is not mentions("taxi")`.
+        assert!(mentions("Airport taxis", "tax"));
+        assert!(mentions("Airport taxis", "taxi"));
+        assert!(!mentions("Tax returns", "taxi"));
+        assert!(mentions("Cloud data migration", "migrat"));
+        assert!(mentions("Freelancers", "freelanc"));
+        assert!(mentions("Small-business bookkeeping", "bookkeep"));
+        assert!(mentions("Boutique law firms", "law firm"));
+        assert!(mentions("Help setting up payroll", "setting up"));
+        assert!(!mentions("Outlaw firmware", "law firm"));
+        assert!(!mentions("Resetting up front", "setting up"));
+        // A needle that ends in a space ends its word too.
+        assert!(mentions("Home EV chargers", "home "));
+        assert!(!mentions("Motorhome hire", "home "));
+        assert!(!mentions("Homeware", "home "));
+        // A later occurrence counts where it starts a word.
+        assert!(mentions("Accidental dents", "dent"));
+        assert!(!mentions("Accident", "dent"));
+        assert!(!mentions("", "tax"));
     }
 }

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use minijinja::syntax::SyntaxConfig;
+use minijinja::value::StringInput;
 use minijinja::{Environment, UndefinedBehavior, Value};
 
 use crate::generate::GenerateError;
@@ -506,6 +507,19 @@ impl Templates {
         // `accessories` (a noun's bare form is its plural).
         env.add_filter("plural", |noun: String| {
             crate::generate::phrasing::Noun::parse(&noun, &[]).bare
+        });
+        // `{% if offer is mentions("tax") %}`: whether the text has a word, in any case,
+        // that starts with the needle (`Tax returns`, not `Syntax checks`; `Dental
+        // clinics`, not `Student housing`), as `offer::mentions` reads it. A cut stem
+        // finds its words (`bookkeep`, `migrat`), a whole word its longer words too
+        // (`tax` in `taxis`: add `and offer is not mentions("taxi")`), and a needle of
+        // several words is a phrase (`law firm`); a trailing space ends the word (`home `
+        // is in `home chargers`, not in `homeware`). Not `"tax" in offer|lower`, which also
+        // finds the letters inside other words. A whole word between others (` to `,
+        // ` and `) is still tested with its spaces, and a compound's ending (`care` in
+        // `childcare`) with `in`.
+        env.add_test("mentions", |text: StringInput, needle: &str| {
+            crate::generate::offer::mentions(text.as_str(), needle)
         });
         // Every source by name, the overrides' files taking precedence.
         let mut sources: BTreeMap<String, String> = EMBEDDED
