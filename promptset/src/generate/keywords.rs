@@ -1136,7 +1136,8 @@ fn asked_by_head(
     // `company logo hi vis`, `mobile scanner picking app`: four words and more before a
     // best of read as a string of search words.
     let makers = model == BusinessModel::Manufacturer || model == BusinessModel::Saas && software;
-    if n >= 5 || n == 4 && !makers {
+    // A plural kind of four words is still a list one asks for (`grain free dog treats`).
+    if n >= 5 || n == 4 && !makers && !is_plural(head) {
         return None;
     }
     // An audience tail (` for a small business`) is no place.
@@ -1823,6 +1824,7 @@ mod tests {
             ("rescue dogs Ireland", Other),
             ("board game pre-orders Ireland", Ecommerce),
             ("company logo hi vis", Ecommerce),
+            ("wireless noise cancelling headphone", Ecommerce),
             ("wholesale braais", Manufacturer),
             ("boss guide", ContentMedia),
             ("hire a chef Tuscany", Marketplace),
