@@ -352,7 +352,7 @@ fn a_dry_topic_hands_its_slots_on_and_a_short_set_says_so() {
     assert!(
         inferences
             .iter()
-            .any(|w| w.contains("ran out of questions the set does not already ask")),
+            .any(|w| w.contains("ran out of questions about it that the set does not already ask")),
         "no topic ran dry: {inferences:?}"
     );
     let set = &generated.set;
@@ -635,5 +635,38 @@ fn every_template_file_is_embedded() {
             embedded.contains(&name.as_str()),
             "`templates/{name}` is not listed in EMBEDDED"
         );
+    }
+}
+
+/// A priority topic of the brief keeps only prompts that say its own words, and the
+/// brief's keywords come back as the questions a person would type (issue 8: generic
+/// questions filed under `Luggage warranty and durability` that never named it).
+#[test]
+fn a_priority_topic_keeps_to_its_words_and_asks_its_keywords() {
+    let path = root().join("fixtures/prompt-quality/unseen/session-27/f/ecommerce-luggage.yaml");
+    let json = generate(&path, &Options::default());
+    let set: PromptSet<'_> = serde_json::from_str(&json).expect("a prompt set");
+    let topic = "Luggage warranty and durability";
+    let filed: Vec<&str> = set
+        .prompts
+        .iter()
+        .filter(|p| p.topic == topic)
+        .map(|p| p.prompt.as_ref())
+        .collect();
+    assert!(!filed.is_empty(), "the topic keeps prompts");
+    for prompt in &filed {
+        let lower = prompt.to_lowercase();
+        assert!(
+            lower.contains("warrant") || lower.contains("durab"),
+            "`{prompt}` is filed under `{topic}` but says nothing of it"
+        );
+    }
+    let all: Vec<&str> = set.prompts.iter().map(|p| p.prompt.as_ref()).collect();
+    for asked in [
+        "Which carry-on fits all airlines?",
+        "Which luggage brands offer a lifetime warranty?",
+        "What is the most durable suitcase?",
+    ] {
+        assert!(all.contains(&asked), "`{asked}` is not asked: {all:#?}");
     }
 }

@@ -255,6 +255,7 @@ impl Generator {
             rendered,
             readings,
             demand: OnceCell::new(),
+            topic_words: OnceCell::new(),
             asked: OnceCell::new(),
         };
         let mut filled: Vec<Filled> = Vec::new();
@@ -399,7 +400,7 @@ impl Generator {
                 let held = filled.iter().filter(|f| f.topic == index).count();
                 (held < options.prompts_per_topic).then(|| {
                     format!(
-                        "topic `{}` got {held} of {} prompts: its templates ran out of questions the set does not already ask{}",
+                        "topic `{}` got {held} of {} prompts: its templates ran out of questions about it that the set does not already ask{}",
                         topic.name,
                         options.prompts_per_topic,
                         if full { "; the other topics take its place" } else { "" }
@@ -675,6 +676,8 @@ impl Generator {
                         Repeat::FamilyInTopic
                     } else if set_families.contains(variant.family.as_str()) {
                         Repeat::FamilyOrFrameInSet
+                    } else if fill.says_nothing_of_topic(&variant.text) {
+                        Repeat::OffTopic
                     } else {
                         Repeat::Nothing
                     };
@@ -702,7 +705,7 @@ impl Generator {
                     }) {
                         continue;
                     }
-                    let rank = if family_repeat == Repeat::Nothing
+                    let rank = if family_repeat <= Repeat::OffTopic
                         && taken
                             .iter()
                             .any(|t| similar_hashed(&t.frame, &frame, SAME_QUESTION))
@@ -833,6 +836,11 @@ fn insert_beside_topic(filled: &mut Vec<Filled>, found: Filled) {
 enum Repeat {
     /// A new question.
     Nothing,
+    /// A new question that says none of its topic's own words: a priority topic of the
+    /// brief (`Luggage warranty and durability`) hands such a slot to a topic that has a
+    /// question of its own left (issue 8: generic questions filed under a topic they
+    /// never name).
+    OffTopic,
     /// Its family or frame is asked in another topic of the set.
     FamilyOrFrameInSet,
     /// Its family is asked in the same topic.
@@ -1077,7 +1085,10 @@ struct FillContext<'a> {
     readings: &'a Readings,
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
     demand: OnceCell<Vec<usize>>,
-    /// The topic's keywords asked as questions (see [`Self::keyword_questions`]).
+    /// The words of a priority topic's name that are its own (see
+    /// [`Self::says_nothing_of_topic`]).
+    topic_words: OnceCell<Vec<String>>,
+    /// The topic's keywords asked as questions (see [`Self::keyword_question`]).
     asked: OnceCell<Vec<(String, keywords::Asked)>>,
 }
 
@@ -1278,6 +1289,64 @@ impl FillContext<'_> {
                     .any(|t| t.topic == self.topic_index && t.text.to_lowercase().contains(&bare))
             })
             .cloned()
+    }
+
+    /// Whether a prompt of a priority topic the brief names says none of the topic's own
+    /// words: those of its name that are not the offering's, a product line's or a
+    /// place's (`warranty`, `durability` of `Luggage warranty and durability`), matched
+    /// at word starts by their first six letters (`durab` finds `durable`). Topics the
+    /// generator derives or infers, and names of no word of their own, are never off
+    /// their topic.
+    fn says_nothing_of_topic(&self, text: &str) -> bool {
+        let words = self.topic_words.get_or_init(|| {
+            // A topic about an audience, rival, channel or market has its own marks (see
+            // [`Self::topic_marks`]); a supply-side topic speaks of those who list.
+            let topic = self.topic;
+            let marked = topic.audience.is_some()
+                || topic.audience_phrase.is_some()
+                || topic.rival.is_some()
+                || topic.channel.is_some()
+                || topic.market.is_some();
+            if topic.source != crate::model::TopicSource::Provided
+                || topic.topic_type == crate::model::TopicType::ProductCategory
+                || marked
+                || phrasing::is_supply_line(&topic.name)
+                || self.language != "en"
+            {
+                return Vec::new();
+            }
+            const GENERIC: &[&str] = &[
+                "and", "or", "of", "for", "the", "a", "an", "in", "on", "to", "with", "best",
+                "top", "vs", "versus", "from", "by", "your", "my", "how", "what", "which", "near",
+                "me", "guide", "tips", "ideas", "options", "online", "choosing", "buying",
+                "finding", "good", "new", "local",
+            ];
+            let mut whole: Vec<String> = vec![
+                self.plan.offer.bare.to_lowercase(),
+                self.plan.category.to_lowercase(),
+            ];
+            whole.extend(self.brief.target_markets.iter().map(|m| m.to_lowercase()));
+            let offering: Vec<String> = whole
+                .iter()
+                .flat_map(|w| w.split(|c: char| !c.is_alphanumeric() && c != '-'))
+                .filter(|w| !w.is_empty())
+                .map(|w| phrasing::singular(w))
+                .collect();
+            self.topic
+                .name
+                .split(|c: char| !c.is_alphanumeric() && c != '-')
+                .map(str::to_lowercase)
+                .filter(|w| w.len() > 2 && !GENERIC.contains(&w.as_str()))
+                .filter(|w| !offering.contains(&phrasing::singular(w)))
+                // `safely` is said as `safe` or `safety` as often.
+                .map(|w| match w.strip_suffix("ly") {
+                    Some(stem) if stem.len() > 3 => stem.to_owned(),
+                    _ => w,
+                })
+                .map(|w| w.chars().take(6).collect())
+                .collect()
+        });
+        !words.is_empty() && !words.iter().any(|w| offer::mentions(text, w))
     }
 
     /// The first of the topic's keyword questions (see [`keywords`]) of this stage that
