@@ -1330,7 +1330,7 @@ impl FillContext<'_> {
                 .iter()
                 .flat_map(|w| w.split(|c: char| !c.is_alphanumeric() && c != '-'))
                 .filter(|w| !w.is_empty())
-                .map(|w| phrasing::singular(w))
+                .map(phrasing::singular)
                 .collect();
             self.topic
                 .name
