@@ -676,7 +676,10 @@ impl Generator {
                         Repeat::FamilyInTopic
                     } else if set_families.contains(variant.family.as_str()) {
                         Repeat::FamilyOrFrameInSet
-                    } else if fill.says_nothing_of_topic(&variant.text) {
+                    } else if fill.says_nothing_of_topic(&variant.text)
+                        || layer == Layer::CompetitorComparison
+                            && !compares(&variant.text, fill.brief, fill.language)
+                    {
                         Repeat::OffTopic
                     } else {
                         Repeat::Nothing
@@ -901,6 +904,38 @@ fn comparison_words(language: &str) -> &'static [&'static str] {
             "rival",
         ],
     }
+}
+
+/// Whether a competitor prompt sets its rival beside someone else: comparison wording,
+/// `than`, `or`, `other …`, or a second rival. A question about one rival alone (`What
+/// do vets say about Zuke's dog treats?`) obeys the layer but rarely brings the client
+/// into the answer; the readings of session 28 rejected it as comparing nothing, so it
+/// is kept only where a topic has no true comparison left.
+fn compares(text: &str, brief: &Brief, language: &str) -> bool {
+    if language != "en" {
+        return true;
+    }
+    let normalized = crate::lint::text::normalize(text);
+    crate::lint::text::has_comparison_cue(&normalized)
+        || comparison_words(language)
+            .iter()
+            .any(|w| normalized.contains(w))
+        || [
+            " than ",
+            " or ",
+            " other ",
+            " others ",
+            " like ",
+            " similar ",
+        ]
+        .iter()
+        .any(|w| normalized.contains(w))
+        || brief
+            .competitors
+            .iter()
+            .filter(|c| mentions(text, &c.name))
+            .count()
+            >= 2
 }
 
 /// The layer rules a prompt must obey.
