@@ -1403,6 +1403,13 @@ pub fn line_provider_noun(
         {
             return provider_noun(offer, model, keep);
         }
+        // A firm named by who works there (`roofing contractors`, `patent attorneys`)
+        // does each of its lines itself: a roofer's `roof replacement` is done by
+        // roofing contractors, not `roof replacement providers`, which the readings of
+        // sessions 27 and 28 rejected as a label pasted as a noun.
+        if model == BusinessModel::Services && offer.is_agent() {
+            return offer.clone();
+        }
     }
     provider_noun(product, model, keep)
 }
