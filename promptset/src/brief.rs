@@ -241,7 +241,10 @@ pub struct PriorityTopic {
     /// What the topic covers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Words people use for it.
+    /// Words people use for it, as they type them (`carry-on that fits all airlines`,
+    /// `roof replacement Denver`). The generator asks each one it can read as a question
+    /// a person would put to an assistant (`Which carry-on fits all airlines?`) and lists
+    /// in `key_inferences` those it could not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seed_keywords: Vec<String>,
 }
@@ -256,7 +259,8 @@ pub struct ProductLine {
     /// What it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The keywords it should be found for.
+    /// The keywords it should be found for, as people type them; asked as questions
+    /// like a priority topic's seed keywords.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub priority_keywords: Vec<String>,
     /// What customers get from this line when it differs from the brief's
