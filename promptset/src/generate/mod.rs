@@ -31,7 +31,7 @@ use crate::brief::{Brief, ChannelKind};
 use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, Topic};
 use funnel::{Intent, apportion, stage_weights};
 use rng::{SplitMix64, stable_hash};
-use templates::{Templates, Variant};
+use templates::{Facts, Scopes, Templates, Variant};
 use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similar_hashed, tokens};
 use topics::{PlannedTopic, names_to_keep};
 
@@ -236,6 +236,7 @@ impl Generator {
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(HashMap::new());
         let readings = &Readings::default();
+        let facts = &Facts::new(&self.templates);
         let (skeleton_drop_hashed, frame_drop_hashed) = (
             &text::hashed(&skeleton_drop)[..],
             &text::hashed(&frame_drop)[..],
@@ -252,6 +253,7 @@ impl Generator {
             skeleton_drop_hashed,
             frame_drop_hashed,
             rendered,
+            facts,
             readings,
             demand: OnceCell::new(),
         };
@@ -609,7 +611,9 @@ impl Generator {
                 let pool = match cached {
                     Some(pool) => pool,
                     None => {
-                        let context = context.get_or_insert_with(|| values.context(fill, layer));
+                        let context = context.get_or_insert_with(|| {
+                            Scopes::new(&self.templates, fill.facts, values.context(fill, layer))
+                        });
                         let pool = Rc::new(Pool {
                             rendered: self.templates.render_variants(name, stage, context)?,
                             finished: OnceCell::new(),
@@ -1010,6 +1014,8 @@ struct FillContext<'a> {
     /// rendered again when a repeat is handed to another topic, and rendering is most of
     /// the generator's time.
     rendered: &'a RefCell<HashMap<SlotKey, HashMap<String, Rc<Pool>>>>,
+    /// The folder facts worked out so far (see [`Facts`]).
+    facts: &'a Facts,
     /// Word-list readings of the set's nouns (see [`Readings`]).
     readings: &'a Readings,
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
