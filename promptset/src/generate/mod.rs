@@ -21,11 +21,12 @@ pub mod topics;
 
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::rc::Rc;
 
 use minijinja::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::brief::{Brief, ChannelKind};
 use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, Topic};
@@ -234,7 +235,7 @@ impl Generator {
         let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
-        let rendered = &RefCell::new(HashMap::new());
+        let rendered = &RefCell::new(FxHashMap::default());
         let readings = &Readings::default();
         let facts = &Facts::new(&self.templates);
         let (skeleton_drop_hashed, frame_drop_hashed) = (
@@ -560,12 +561,12 @@ impl Generator {
         // candidate is ranked by how much it repeats of what the set already asks (see
         // [`Repeat`]); the first that repeats nothing wins, failing that the first of the
         // lowest rank that is merely no duplicate.
-        let topic_families: HashSet<&str> = taken
+        let topic_families: FxHashSet<&str> = taken
             .iter()
             .filter(|t| t.topic == fill.topic_index)
             .map(|t| t.family.as_str())
             .collect();
-        let set_families: HashSet<&str> = taken.iter().map(|t| t.family.as_str()).collect();
+        let set_families: FxHashSet<&str> = taken.iter().map(|t| t.family.as_str()).collect();
         let mut fallback: Option<(Repeat, Filled)> = None;
         for attempt in 0..4 {
             let mut values = fill.values(slot, attempt, offsets);
@@ -601,13 +602,15 @@ impl Generator {
             // podcast topic asks about podcasts, a rival's topic about that rival, a
             // Making Tax Digital topic compares rivals on Making Tax Digital.
             let marks = fill.topic_marks(values);
+            // The slot's pools, found once for all its templates; the key is cloned on a
+            // miss only: most attempts find their values.
+            let found = fill.rendered.borrow().get(&key).cloned();
+            let slot_pools = match found {
+                Some(slot_pools) => slot_pools,
+                None => Rc::clone(fill.rendered.borrow_mut().entry(key.clone()).or_default()),
+            };
             for name in &names {
-                let cached = fill
-                    .rendered
-                    .borrow()
-                    .get(&key)
-                    .and_then(|pools| pools.get(name))
-                    .cloned();
+                let cached = slot_pools.borrow().get(name).cloned();
                 let pool = match cached {
                     Some(pool) => pool,
                     None => {
@@ -618,13 +621,9 @@ impl Generator {
                             rendered: self.templates.render_variants(name, stage, context)?,
                             finished: OnceCell::new(),
                         });
-                        let mut rendered = fill.rendered.borrow_mut();
-                        // Cloned on a miss only: most attempts find their values.
-                        match rendered.get_mut(&key) {
-                            Some(pools) => pools,
-                            None => rendered.entry(key.clone()).or_default(),
-                        }
-                        .insert(name.clone(), Rc::clone(&pool));
+                        slot_pools
+                            .borrow_mut()
+                            .insert(name.clone(), Rc::clone(&pool));
                         pool
                     }
                 };
@@ -1013,7 +1012,7 @@ struct FillContext<'a> {
     /// Rendered variants by topic, slot values, template and stage: the same slot is
     /// rendered again when a repeat is handed to another topic, and rendering is most of
     /// the generator's time.
-    rendered: &'a RefCell<HashMap<SlotKey, HashMap<String, Rc<Pool>>>>,
+    rendered: &'a RefCell<FxHashMap<SlotKey, SlotPools>>,
     /// The folder facts worked out so far (see [`Facts`]).
     facts: &'a Facts,
     /// Word-list readings of the set's nouns (see [`Readings`]).
@@ -1030,6 +1029,9 @@ struct SlotKey {
     stage: FunnelStage,
     values: SlotValues,
 }
+
+/// A slot's pools by template name.
+type SlotPools = Rc<RefCell<FxHashMap<String, Rc<Pool>>>>;
 
 /// One template's variants for a slot, finished when a slot first reads them.
 struct Pool {
@@ -1077,7 +1079,7 @@ impl Reading {
 /// them of the same few products, offer and category, and scanning the word lists again
 /// for each was a tenth of the generator's time.
 #[derive(Default)]
-struct Readings(RefCell<HashMap<String, [Option<bool>; Reading::COUNT]>>);
+struct Readings(RefCell<FxHashMap<String, [Option<bool>; Reading::COUNT]>>);
 
 impl Readings {
     fn is(&self, reading: Reading, label: &str) -> bool {
