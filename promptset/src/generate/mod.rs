@@ -232,7 +232,15 @@ impl Generator {
         let frame_drop = frame_drop(brief, &plan, &skeleton_drop);
         // Every slot of the set is filled in the same context but for its topic; the
         // closure copies these references into each.
+        // The rivals running text gives an article (see [`phrasing::articles_for_names`]):
+        // the others leave every variant as it is.
+        let institutions: Vec<&str> = competitors
+            .iter()
+            .copied()
+            .filter(|name| phrasing::name_in_text(name) != name.trim())
+            .collect();
         let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
+        let institutions = &institutions[..];
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(FxHashMap::default());
@@ -249,6 +257,7 @@ impl Generator {
             plan: plan_ref,
             keep,
             competitors,
+            institutions,
             season,
             language: language_code,
             skeleton_drop_hashed,
@@ -643,8 +652,10 @@ impl Generator {
                             // Institutions named by what they are take `the` in running
                             // text; the templates compare and print the names as the
                             // brief writes them.
-                            variant.text =
-                                phrasing::articles_for_names(&variant.text, fill.competitors);
+                            if !fill.institutions.is_empty() {
+                                variant.text =
+                                    phrasing::articles_for_names(&variant.text, fill.institutions);
+                            }
                             variant
                         })
                         .collect()
@@ -1005,6 +1016,9 @@ struct FillContext<'a> {
     plan: &'a topics::TopicPlan,
     keep: &'a [&'a str],
     competitors: &'a [&'a str],
+    /// The competitors running text names with `the` (see
+    /// [`phrasing::articles_for_names`]).
+    institutions: &'a [&'a str],
     season: Option<&'a str>,
     language: &'a str,
     /// The words of every audience and market (see [`skeleton_drop`]), and those plus

@@ -1122,22 +1122,25 @@ impl Rendered {
         crate::generate::text::fix_articles(&mut words);
         // A name that starts with its own article (`The Luxury Closet`) takes no second
         // one from the template (`in the The Luxury Closet app`).
-        let text = words
-            .iter()
-            .enumerate()
-            .filter(|(i, word)| {
-                let next = words.get(i + 1);
-                // A value that ends with the word the template adds (`roof replacement
-                // cost` + ` cost`) says it once.
-                let article_before_name = word.eq_ignore_ascii_case("the") && next == Some(&"The");
-                let doubled = next.is_some_and(|next| {
-                    next.eq_ignore_ascii_case(word) && word.chars().all(char::is_alphabetic)
-                });
-                !article_before_name && !doubled
-            })
-            .map(|(_, word)| plural_possessive(word))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let mut text = String::with_capacity(line.text.len());
+        let mut first = true;
+        for (i, word) in words.iter().enumerate() {
+            let next = words.get(i + 1);
+            // A value that ends with the word the template adds (`roof replacement
+            // cost` + ` cost`) says it once.
+            let article_before_name = word.eq_ignore_ascii_case("the") && next == Some(&"The");
+            let doubled = next.is_some_and(|next| {
+                next.eq_ignore_ascii_case(word) && word.chars().all(char::is_alphabetic)
+            });
+            if article_before_name || doubled {
+                continue;
+            }
+            if !first {
+                text.push(' ');
+            }
+            first = false;
+            text.push_str(plural_possessive(word));
+        }
         // A sentence may open with a value that starts in lower case (`the Marine
         // Conservation Society vs …`); a name styled with inner capitals (`ezyVet`,
         // `eBay`) keeps its style.
@@ -1146,6 +1149,11 @@ impl Rendered {
             .next()
             .is_some_and(|first| first.chars().skip(1).any(char::is_uppercase));
         let text = if styled {
+            text
+        } else if text.starts_with(|c: char| c.is_ascii()) {
+            // What [`crate::generate::text::title`] does, in place.
+            let mut text = text;
+            text[..1].make_ascii_uppercase();
             text
         } else {
             crate::generate::text::title(&text)
