@@ -22,17 +22,18 @@ pub mod topics;
 
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::rc::Rc;
 
 use minijinja::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::brief::{Brief, ChannelKind};
 use crate::model::{ClientSummary, FunnelStage, Layer, Level, Prompt, PromptSet, Topic};
 use funnel::{Intent, apportion, stage_weights};
 use rng::{SplitMix64, stable_hash};
-use templates::{Templates, Variant};
+use templates::{Facts, Scopes, Templates, Variant};
 use text::{NEAR_DUPLICATE, mentions, phrase, place_name, similar_hashed, tokens};
 use topics::{PlannedTopic, names_to_keep};
 
@@ -232,11 +233,20 @@ impl Generator {
         let frame_drop = frame_drop(brief, &plan, &skeleton_drop);
         // Every slot of the set is filled in the same context but for its topic; the
         // closure copies these references into each.
+        // The rivals running text gives an article (see [`phrasing::articles_for_names`]):
+        // the others leave every variant as it is.
+        let institutions: Vec<&str> = competitors
+            .iter()
+            .copied()
+            .filter(|name| phrasing::name_in_text(name) != name.trim())
+            .collect();
         let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
+        let institutions = &institutions[..];
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
-        let rendered = &RefCell::new(HashMap::new());
+        let rendered = &RefCell::new(FxHashMap::default());
         let readings = &Readings::default();
+        let facts = &Facts::new(&self.templates);
         let (skeleton_drop_hashed, frame_drop_hashed) = (
             &text::hashed(&skeleton_drop)[..],
             &text::hashed(&frame_drop)[..],
@@ -248,15 +258,19 @@ impl Generator {
             plan: plan_ref,
             keep,
             competitors,
+            institutions,
             season,
             language: language_code,
             skeleton_drop_hashed,
             frame_drop_hashed,
             rendered,
+            facts,
             readings,
             demand: OnceCell::new(),
             topic_words: OnceCell::new(),
             asked: OnceCell::new(),
+            topic_vars: OnceCell::new(),
+            product_vars: RefCell::default(),
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -572,12 +586,12 @@ impl Generator {
         // candidate is ranked by how much it repeats of what the set already asks (see
         // [`Repeat`]); the first that repeats nothing wins, failing that the first of the
         // lowest rank that is merely no duplicate.
-        let topic_families: HashSet<&str> = taken
+        let topic_families: FxHashSet<&str> = taken
             .iter()
             .filter(|t| t.topic == fill.topic_index)
             .map(|t| t.family.as_str())
             .collect();
-        let set_families: HashSet<&str> = taken.iter().map(|t| t.family.as_str()).collect();
+        let set_families: FxHashSet<&str> = taken.iter().map(|t| t.family.as_str()).collect();
         let mut fallback: Option<(Repeat, Filled)> = None;
         for attempt in 0..4 {
             let mut values = fill.values(slot, attempt, offsets);
@@ -613,28 +627,28 @@ impl Generator {
             // podcast topic asks about podcasts, a rival's topic about that rival, a
             // Making Tax Digital topic compares rivals on Making Tax Digital.
             let marks = fill.topic_marks(values);
+            // The slot's pools, found once for all its templates; the key is cloned on a
+            // miss only: most attempts find their values.
+            let found = fill.rendered.borrow().get(&key).cloned();
+            let slot_pools = match found {
+                Some(slot_pools) => slot_pools,
+                None => Rc::clone(fill.rendered.borrow_mut().entry(key.clone()).or_default()),
+            };
             for name in &names {
-                let cached = fill
-                    .rendered
-                    .borrow()
-                    .get(&key)
-                    .and_then(|pools| pools.get(name))
-                    .cloned();
+                let cached = slot_pools.borrow().get(name).cloned();
                 let pool = match cached {
                     Some(pool) => pool,
                     None => {
-                        let context = context.get_or_insert_with(|| values.context(fill, layer));
+                        let context = context.get_or_insert_with(|| {
+                            Scopes::new(&self.templates, fill.facts, values.context(fill, layer))
+                        });
                         let pool = Rc::new(Pool {
                             rendered: self.templates.render_variants(name, stage, context)?,
                             finished: OnceCell::new(),
                         });
-                        let mut rendered = fill.rendered.borrow_mut();
-                        // Cloned on a miss only: most attempts find their values.
-                        match rendered.get_mut(&key) {
-                            Some(pools) => pools,
-                            None => rendered.entry(key.clone()).or_default(),
-                        }
-                        .insert(name.clone(), Rc::clone(&pool));
+                        slot_pools
+                            .borrow_mut()
+                            .insert(name.clone(), Rc::clone(&pool));
                         pool
                     }
                 };
@@ -652,8 +666,10 @@ impl Generator {
                             // Institutions named by what they are take `the` in running
                             // text; the templates compare and print the names as the
                             // brief writes them.
-                            variant.text =
-                                phrasing::articles_for_names(&variant.text, fill.competitors);
+                            if !fill.institutions.is_empty() {
+                                variant.text =
+                                    phrasing::articles_for_names(&variant.text, fill.institutions);
+                            }
                             variant
                         })
                         .collect()
@@ -1106,6 +1122,9 @@ struct FillContext<'a> {
     plan: &'a topics::TopicPlan,
     keep: &'a [&'a str],
     competitors: &'a [&'a str],
+    /// The competitors running text names with `the` (see
+    /// [`phrasing::articles_for_names`]).
+    institutions: &'a [&'a str],
     season: Option<&'a str>,
     language: &'a str,
     /// The words of every audience and market (see [`skeleton_drop`]), and those plus
@@ -1115,7 +1134,9 @@ struct FillContext<'a> {
     /// Rendered variants by topic, slot values, template and stage: the same slot is
     /// rendered again when a repeat is handed to another topic, and rendering is most of
     /// the generator's time.
-    rendered: &'a RefCell<HashMap<SlotKey, HashMap<String, Rc<Pool>>>>,
+    rendered: &'a RefCell<FxHashMap<SlotKey, SlotPools>>,
+    /// The folder facts worked out so far (see [`Facts`]).
+    facts: &'a Facts,
     /// Word-list readings of the set's nouns (see [`Readings`]).
     readings: &'a Readings,
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
@@ -1125,6 +1146,11 @@ struct FillContext<'a> {
     topic_words: OnceCell<Vec<String>>,
     /// The topic's keywords asked as questions (see [`Self::keyword_question`]).
     asked: OnceCell<Vec<(String, keywords::Asked)>>,
+    /// The topic's part of every slot context (see [`Self::topic_vars`]).
+    topic_vars: OnceCell<TopicVars>,
+    /// The parts of slot contexts its products and lines give, by those (see
+    /// [`Self::product_vars`]).
+    product_vars: RefCell<FxHashMap<ProductKey, Rc<ProductVars>>>,
 }
 
 /// What a slot's rendered pools are cached by: its topic, stage and values; the pools
@@ -1135,6 +1161,9 @@ struct SlotKey {
     stage: FunnelStage,
     values: SlotValues,
 }
+
+/// A slot's pools by template name.
+type SlotPools = Rc<RefCell<FxHashMap<String, Rc<Pool>>>>;
 
 /// One template's variants for a slot, finished when a slot first reads them.
 struct Pool {
@@ -1182,7 +1211,7 @@ impl Reading {
 /// them of the same few products, offer and category, and scanning the word lists again
 /// for each was a tenth of the generator's time.
 #[derive(Default)]
-struct Readings(RefCell<HashMap<String, [Option<bool>; Reading::COUNT]>>);
+struct Readings(RefCell<FxHashMap<String, [Option<bool>; Reading::COUNT]>>);
 
 impl Readings {
     fn is(&self, reading: Reading, label: &str) -> bool {
@@ -1726,27 +1755,261 @@ fn channel_phrase(name: &str, kind: ChannelKind) -> String {
     }
 }
 
-impl SlotValues {
-    fn context(&self, fill: &FillContext<'_>, layer: Layer) -> Value {
+/// A slot's template context: its variables' values by name, looked up through an index
+/// built once (see [`slot_context!`]) instead of compared name by name.
+#[derive(Debug)]
+struct SlotContext {
+    keys: &'static [&'static str],
+    index: &'static FxHashMap<&'static str, usize>,
+    values: Vec<Value>,
+}
+
+impl minijinja::value::Object for SlotContext {
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &std::sync::Arc<Self>, key: &str) -> Option<Value> {
+        self.index.get(key).map(|&at| self.values[at].clone())
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        minijinja::value::Enumerator::Str(self.keys)
+    }
+}
+
+/// `minijinja::context!` for the slot context: the same names and values (a name given
+/// twice takes its last value), held in a [`SlotContext`].
+macro_rules! slot_context {
+    ($($key:ident => $value:expr),+ $(,)?) => {{
+        const KEYS: &[&str] = &[$(stringify!($key)),+];
+        static INDEX: std::sync::OnceLock<FxHashMap<&'static str, usize>> =
+            std::sync::OnceLock::new();
+        let index = INDEX.get_or_init(|| KEYS.iter().enumerate().map(|(at, key)| (*key, at)).collect());
+        Value::from_object(SlotContext {
+            keys: KEYS,
+            index,
+            values: vec![$(Value::from($value)),+],
+        })
+    }};
+}
+
+/// What a slot's context takes from its topic (and the set) alone, worked out once per
+/// topic (see [`SlotValues::context`]).
+struct TopicVars {
+    /// The topic as running text names it.
+    text: String,
+    brand: Value,
+    model: Value,
+    buyers: Value,
+    kind: Value,
+    category: Value,
+    topic: Value,
+    offer: Value,
+    offer_are: Value,
+    offer_mod: Value,
+    topic_gerund: Value,
+    for_topic: Value,
+    fit_trust: Value,
+    fit_channel: Value,
+    topic_plural: Value,
+    topic_is_offer: Value,
+    topic_is_choice: Value,
+    c_opinion: Value,
+    local: Value,
+    topic_is_line: Value,
+    has_app: Value,
+    season: Value,
+}
+
+/// A slot's product and product line, which [`ProductVars`] are found by.
+type ProductKey = (phrasing::Noun, Option<String>);
+
+/// What a slot's context takes from its product and product line (and its topic), worked
+/// out once per product and line of a topic.
+struct ProductVars {
+    offer_kind: Value,
+    p: Value,
+    p_are: Value,
+    p_do: Value,
+    p_have: Value,
+    p_them: Value,
+    p_mod: Value,
+    p_one: Value,
+    p_mass: Value,
+    p_many: Value,
+    p_activity: Value,
+    p_plain: Value,
+    p_people: Value,
+    providers: Value,
+    rivals: Value,
+    rival: Value,
+    /// `other_rivals` for a plural rival and for any other.
+    other_rivals: [Value; 2],
+    line_topic: Value,
+    c_source: Value,
+    c_howto: Value,
+    consumable: Value,
+    edible: Value,
+    regulated: Value,
+    electronic: Value,
+    machine: Value,
+    wearable: Value,
+    pet: Value,
+    provider: Value,
+    provider_one: Value,
+    verb: Value,
+    verb_ing: Value,
+    supply_line: Value,
+}
+
+impl FillContext<'_> {
+    /// The topic's part of every slot context (see [`TopicVars`]).
+    fn topic_vars(&self) -> &TopicVars {
+        self.topic_vars.get_or_init(|| {
+            let fill = self;
+            let model = fill.brief.business_model;
+            let offer = &fill.plan.offer;
+            let topic_text = phrase(
+                fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
+                fill.keep,
+            );
+            // `Best baby products` names a search, not a thing: running text says `baby
+            // products` (`advice on best baby products` is not English).
+            let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]
+                .iter()
+                .find_map(|lead| {
+                    topic_text
+                        .get(..lead.len())
+                        .filter(|head| head.eq_ignore_ascii_case(lead))
+                        .map(|_| topic_text[lead.len()..].to_owned())
+                })
+                .filter(|rest| !rest.is_empty())
+                .unwrap_or(topic_text);
+            // A content topic named by its format (`Baby sleep advice`, `HDB resale buying
+            // guide`) is about its subject: `What should I know about baby sleep?`.
+            let topic_text = if model == crate::brief::BusinessModel::ContentMedia {
+                // `Match previews and fantasy tips` names two things, not one subject.
+                [" advice", " guides", " guide", " tips"]
+                    .iter()
+                    .filter(|_| !topic_text.contains(" and "))
+                    .find_map(|format| {
+                        topic_text
+                            .strip_suffix(format)
+                            .filter(|rest| rest.contains(' ') || rest.len() > 3)
+                            .map(str::to_owned)
+                    })
+                    .unwrap_or(topic_text)
+            } else {
+                topic_text
+            };
+            // A name that starts with an -ing word ("Making Tax Digital compliance") is not
+            // an activity.
+            let topic_text = phrasing::topic_subject(&topic_text, fill.keep);
+            let topic_gerund = phrasing::is_activity_phrase(&topic_text);
+            let topic_is_offer = topics::shares_word(&topic_text, &offer.bare);
+            let is = |reading: Reading, label: &str| fill.readings.is(reading, label);
+            TopicVars {
+                brand: Value::from(fill.brief.brand_name.trim()),
+                model: Value::from(model.as_str()),
+                buyers: Value::from(fill.plan.facts.buyers.map_or("", |b| b.as_str())),
+                kind: Value::from(fill.topic.topic_type.as_str()),
+                category: Value::from(fill.plan.category.as_str()),
+                topic: Value::from(&topic_text),
+                offer: Value::from(&offer.bare),
+                offer_are: Value::from(offer.be()),
+                // Content banks read a category of two kinds from its `and` (`hiking guide
+                // and gear review`) and name such sites by their field (`hiking sites`).
+                offer_mod: Value::from(if model == crate::brief::BusinessModel::ContentMedia {
+                    phrasing::joined_modifier(offer, fill.keep)
+                } else {
+                    offer.modifier.clone()
+                }),
+                topic_gerund: Value::from(topic_gerund),
+                // `for meal prep`, but `when switching payroll providers`.
+                for_topic: Value::from(format!(
+                    "{} {topic_text}",
+                    if topic_gerund { "when" } else { "for" }
+                )),
+                // `[tag]{{ fit_trust }} text`: the line is about a trust topic's subject
+                // (security, reviews, vetting) though it does not name the topic, and is
+                // kept for such a topic elsewhere.
+                fit_trust: Value::from(
+                    if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation {
+                        "+"
+                    } else {
+                        "~"
+                    },
+                ),
+                // The same for a channel topic's subject (distributors, direct buying).
+                fit_channel: Value::from(
+                    if fill.topic.topic_type == crate::model::TopicType::ChannelMarketplace {
+                        "+"
+                    } else {
+                        "~"
+                    },
+                ),
+                topic_plural: Value::from(phrasing::is_plural_phrase(&topic_text)),
+                // `flexible office space` for a coworking brand names the offering again:
+                // `the best coworking spaces for flexible office space` says nothing.
+                topic_is_offer: Value::from(topic_is_offer),
+                // The use case is picking the offering itself (`Choosing a dentist`,
+                // `Flexible office space` for a coworking brand), not a job done with it
+                // (`Switching payroll providers`): no "Is Brand a good choice for choosing
+                // a dentist?".
+                topic_is_choice: Value::from(
+                    topic_is_offer
+                        && (!topic_gerund
+                            || topic_text
+                                .split_whitespace()
+                                .next()
+                                .is_some_and(phrasing::is_choosing_verb)),
+                ),
+                // Content that recommends or judges, where sponsorship and bias matter.
+                c_opinion: Value::from(is(Reading::OpinionContent, &offer.bare)),
+                // Local practitioners compared by reviews and distance.
+                local: Value::from(is(Reading::LocalPractice, &offer.bare)),
+                // The topic is one of the brief's product lines by name, as against a
+                // narrower priority topic (`Non-iron dress shirts` beside `Mens dress
+                // shirts`).
+                topic_is_line: Value::from(fill.brief.core_product_lines.iter().any(|line| {
+                    line.name
+                        .trim()
+                        .eq_ignore_ascii_case(fill.topic.name.trim())
+                })),
+                // The brief sells through an app (its own or an app store): only then do
+                // `which apps` questions fit.
+                has_app: Value::from(
+                    fill.plan
+                        .lexicon
+                        .channel_kinds
+                        .iter()
+                        .any(|kind| matches!(kind, ChannelKind::AppStore | ChannelKind::OwnApp)),
+                ),
+                season: Value::from(fill.season),
+                text: topic_text,
+            }
+        })
+    }
+
+    /// The product's part of a slot context (see [`ProductVars`]).
+    fn product_vars(
+        &self,
+        product: &phrasing::Noun,
+        product_line: Option<&str>,
+    ) -> Rc<ProductVars> {
+        let key = (product.clone(), product_line.map(str::to_owned));
+        if let Some(found) = self.product_vars.borrow().get(&key) {
+            return Rc::clone(found);
+        }
+        let fill = self;
         let model = fill.brief.business_model;
         let offer = &fill.plan.offer;
-        let product = &self.product;
-        let place = if fill.language == "en" {
-            phrasing::place(&self.market)
-        } else {
-            phrasing::Place {
-                name: self.market.clone(),
-                locative: self.market.clone(),
-                global: false,
-            }
-        };
+        let topic_text = &self.topic_vars().text;
         let (verb, verb_ing) = phrasing::marketplace_verb(product);
         // A marketplace line sold to the side that lists (`Host listings`).
         let supply_line = model == crate::brief::BusinessModel::Marketplace
-            && self
-                .product_line
-                .as_deref()
-                .is_some_and(phrasing::is_supply_line);
+            && product_line.is_some_and(phrasing::is_supply_line);
         // The kind of company the brand and its rivals are (`online accountants`,
         // `home service platforms`), and who delivers this product: the product itself
         // when it names people, else the marketplace's listed providers, else the rivals.
@@ -1770,7 +2033,7 @@ impl SlotValues {
             // Content sites compete as sites whatever the format (`personal finance
             // advice sites`, not `podcast sites`).
             _ if model != crate::brief::BusinessModel::ContentMedia
-                && self.product_line.is_some()
+                && product_line.is_some()
                 && fill.topic.related_product_lines.len() == 1
                 && product.bare != offer.bare =>
             {
@@ -1785,49 +2048,122 @@ impl SlotValues {
         } else {
             rivals.clone()
         };
+        let is = |reading: Reading, label: &str| fill.readings.is(reading, label);
+        let vars = Rc::new(ProductVars {
+            // What customers get from the slot's line (or the whole offer): empty when
+            // unknown, so lines that assume one stay out (see [`offer`]).
+            offer_kind: Value::from(
+                fill.plan
+                    .facts
+                    .kind_of(fill.brief, product_line)
+                    .map_or("", |k| k.as_str()),
+            ),
+            p: Value::from(&product.bare),
+            p_are: Value::from(product.be()),
+            p_do: Value::from(product.does()),
+            p_have: Value::from(product.has()),
+            p_them: Value::from(product.them()),
+            p_mod: Value::from(&product.modifier),
+            p_one: Value::from(product.one.as_deref().unwrap_or_default()),
+            p_mass: Value::from(product.mass),
+            p_many: Value::from(product.many()),
+            // The work a service line names (`payroll` for `payroll services`).
+            p_activity: Value::from(phrasing::service_activity(&product.bare)),
+            // The product without the brief's promise (`vetted freelance developers` →
+            // `freelance developers`): scams and checks concern the unvetted kind.
+            p_plain: Value::from(
+                ["vetted ", "verified ", "trusted ", "certified "]
+                    .iter()
+                    .find_map(|word| product.bare.strip_prefix(word))
+                    .unwrap_or(&product.bare),
+            ),
+            // The product is people (`freelance developers`, `plumbers`).
+            p_people: Value::from(product.is_agent()),
+            providers: Value::from(&providers.bare),
+            rivals: Value::from(&rivals.bare),
+            rival: Value::from(&rivals.modifier),
+            // `compared with other online accountants`, but a generic rival is no such
+            // firm: `local high-street accountants compared with online accountants`.
+            other_rivals: [
+                Value::from(rivals.bare.clone()),
+                Value::from(format!("other {}", rivals.bare)),
+            ],
+            // The slot's topic is one product line of several (`Payroll services`).
+            line_topic: Value::from(
+                product_line.is_some()
+                    && fill.topic.topic_type == crate::model::TopicType::ProductCategory
+                    && fill.topic.related_product_lines.len() == 1
+                    && product.bare != offer.bare,
+            ),
+            // Content a person subscribes to or follows (a newsletter, a podcast), as
+            // against content they read or use (recipes, reviews, advice).
+            c_source: Value::from(is(Reading::ContentSource, &product.bare)),
+            // Content people follow step by step (guides, tutorials, recipes).
+            c_howto: Value::from(is(Reading::HowtoContent, &product.bare)),
+            // Disposable goods: no warranty or service life.
+            consumable: Value::from(
+                is(Reading::Consumable, &product.bare) || is(Reading::Consumable, &offer.bare),
+            ),
+            // Food and drink: no functions, workings or repair warranty.
+            edible: Value::from(
+                is(Reading::FoodOrDrink, &product.bare)
+                    || is(Reading::FoodOrDrink, &offer.bare)
+                    || is(Reading::FoodOrDrink, &fill.plan.category),
+            ),
+            // Professions that hold a licence (dentists, accountants, solicitors).
+            regulated: Value::from(is(Reading::RegulatedProfession, &providers.bare)),
+            // Devices judged by ratings rather than materials (inverters, batteries).
+            electronic: Value::from(is(Reading::Electronic, &product.bare)),
+            // Machines and plant, bought as projects (installation, downtime, service).
+            machine: Value::from(
+                is(Reading::Machine, &product.bare)
+                    || is(Reading::Machine, &offer.bare)
+                    || is(Reading::Machine, &fill.plan.category),
+            ),
+            // Clothing and shoes: sizing, fit and care.
+            wearable: Value::from(
+                is(Reading::Wearable, &product.bare) || is(Reading::Wearable, topic_text),
+            ),
+            // Goods for pets: ingredients, vets, sensitive stomachs.
+            pet: Value::from(
+                is(Reading::ForPets, &product.bare)
+                    || is(Reading::ForPets, &offer.bare)
+                    || is(Reading::ForPets, &fill.plan.category),
+            ),
+            provider: Value::from(&providers.modifier),
+            provider_one: Value::from(providers.one.as_deref().unwrap_or_default()),
+            verb: Value::from(verb),
+            verb_ing: Value::from(verb_ing),
+            supply_line: Value::from(supply_line),
+        });
+        self.product_vars.borrow_mut().insert(key, Rc::clone(&vars));
+        vars
+    }
+}
+
+impl SlotValues {
+    /// The template context of a slot: what its topic and product give every slot of
+    /// them (worked out once, see [`TopicVars`] and [`ProductVars`]) and what its own
+    /// values give.
+    fn context(&self, fill: &FillContext<'_>, layer: Layer) -> Value {
+        let model = fill.brief.business_model;
+        let offer = &fill.plan.offer;
+        let place = if fill.language == "en" {
+            phrasing::place(&self.market)
+        } else {
+            phrasing::Place {
+                name: self.market.clone(),
+                locative: self.market.clone(),
+                global: false,
+            }
+        };
+        let t = fill.topic_vars();
+        let p = fill.product_vars(&self.product, self.product_line.as_deref());
         // Generic rivals written in lower case (`local high-street accountants`) are plural.
         let rival_plural = self
             .competitor
             .as_deref()
             .is_some_and(|c| c.chars().next().is_some_and(char::is_lowercase) && c.ends_with('s'));
-        let topic_text = phrase(
-            fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
-            fill.keep,
-        );
-        // `Best baby products` names a search, not a thing: running text says `baby
-        // products` (`advice on best baby products` is not English).
-        let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]
-            .iter()
-            .find_map(|lead| {
-                topic_text
-                    .get(..lead.len())
-                    .filter(|head| head.eq_ignore_ascii_case(lead))
-                    .map(|_| topic_text[lead.len()..].to_owned())
-            })
-            .filter(|rest| !rest.is_empty())
-            .unwrap_or(topic_text);
-        // A content topic named by its format (`Baby sleep advice`, `HDB resale buying
-        // guide`) is about its subject: `What should I know about baby sleep?`.
-        let topic_text = if model == crate::brief::BusinessModel::ContentMedia {
-            // `Match previews and fantasy tips` names two things, not one subject.
-            [" advice", " guides", " guide", " tips"]
-                .iter()
-                .filter(|_| !topic_text.contains(" and "))
-                .find_map(|format| {
-                    topic_text
-                        .strip_suffix(format)
-                        .filter(|rest| rest.contains(' ') || rest.len() > 3)
-                        .map(str::to_owned)
-                })
-                .unwrap_or(topic_text)
-        } else {
-            topic_text
-        };
-        // A name that starts with an -ing word ("Making Tax Digital compliance") is not an
-        // activity.
-        let topic_text = phrasing::topic_subject(&topic_text, fill.keep);
-        let topic_gerund = phrasing::is_activity_phrase(&topic_text);
-        let topic_is_offer = topics::shares_word(&topic_text, &offer.bare);
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);
         let (channel, channel_kind, channel_on) = match &self.channel {
@@ -1838,132 +2174,70 @@ impl SlotValues {
             ),
             None => (None, "none", String::new()),
         };
-        let is = |reading: Reading, label: &str| fill.readings.is(reading, label);
-        minijinja::context! {
-            brand => fill.brief.brand_name.trim(),
-            model => model.as_str(),
+        slot_context! {
+            brand => t.brand.clone(),
+            model => t.model.clone(),
             // A folder's facts may hold for some layers only (a SaaS line's noun is made
             // readable for discovery, while brand defense keeps the brand's own words).
             layer => layer.as_str(),
-            // What customers get from the slot's line (or the whole offer), and who buys:
-            // empty when unknown, so lines that assume one stay out (see [`offer`]).
-            offer_kind => fill
-                .plan
-                .facts
-                .kind_of(fill.brief, self.product_line.as_deref())
-                .map_or("", |k| k.as_str()),
-            buyers => fill.plan.facts.buyers.map_or("", |b| b.as_str()),
-            kind => fill.topic.topic_type.as_str(),
-            category => fill.plan.category.as_str(),
-            topic => &topic_text,
-            p => &product.bare,
-            p_are => product.be(),
-            p_do => product.does(),
-            p_have => product.has(),
-            p_them => product.them(),
-            p_mod => &product.modifier,
-            p_one => product.one.as_deref().unwrap_or_default(),
-            p_mass => product.mass,
-            p_many => product.many(),
-            // The work a service line names (`payroll` for `payroll services`).
-            p_activity => phrasing::service_activity(&product.bare),
-            // The product without the brief's promise (`vetted freelance developers` →
-            // `freelance developers`): scams and checks concern the unvetted kind.
-            p_plain => ["vetted ", "verified ", "trusted ", "certified "]
-                .iter()
-                .find_map(|word| product.bare.strip_prefix(word))
-                .unwrap_or(&product.bare),
-            // The product is people (`freelance developers`, `plumbers`).
-            p_people => product.is_agent(),
-            offer => &offer.bare,
-            offer_are => offer.be(),
-            // Content banks read a category of two kinds from its `and` (`hiking guide
-            // and gear review`) and name such sites by their field (`hiking sites`).
-            offer_mod => if model == crate::brief::BusinessModel::ContentMedia {
-                phrasing::joined_modifier(offer, fill.keep)
-            } else {
-                offer.modifier.clone()
-            },
-            providers => &providers.bare,
-            rivals => &rivals.bare,
-            rival => &rivals.modifier,
-            // `compared with other online accountants`, but a generic rival is no such
-            // firm: `local high-street accountants compared with online accountants`.
-            other_rivals => if rival_plural { rivals.bare.clone() } else { format!("other {}", rivals.bare) },
+            offer_kind => p.offer_kind.clone(),
+            // Who buys: empty when unknown (see [`offer`]).
+            buyers => t.buyers.clone(),
+            kind => t.kind.clone(),
+            category => t.category.clone(),
+            topic => t.topic.clone(),
+            p => p.p.clone(),
+            p_are => p.p_are.clone(),
+            p_do => p.p_do.clone(),
+            p_have => p.p_have.clone(),
+            p_them => p.p_them.clone(),
+            p_mod => p.p_mod.clone(),
+            p_one => p.p_one.clone(),
+            p_mass => p.p_mass.clone(),
+            p_many => p.p_many.clone(),
+            p_activity => p.p_activity.clone(),
+            p_plain => p.p_plain.clone(),
+            p_people => p.p_people.clone(),
+            offer => t.offer.clone(),
+            offer_are => t.offer_are.clone(),
+            offer_mod => t.offer_mod.clone(),
+            providers => p.providers.clone(),
+            rivals => p.rivals.clone(),
+            rival => p.rival.clone(),
+            other_rivals => p.other_rivals[usize::from(!rival_plural)].clone(),
             c_does => if rival_plural { "do" } else { "does" },
             c_is => if rival_plural { "are" } else { "is" },
             c_its => if rival_plural { "their" } else { "its" },
-            topic_gerund => topic_gerund,
-            // `for meal prep`, but `when switching payroll providers`.
-            for_topic => format!("{} {topic_text}", if topic_gerund { "when" } else { "for" }),
-            // The slot's topic is one product line of several (`Payroll services`).
-            line_topic => self.product_line.is_some()
-                && fill.topic.topic_type == crate::model::TopicType::ProductCategory
-                && fill.topic.related_product_lines.len() == 1
-                && product.bare != offer.bare,
-            // `[tag]{{ fit_trust }} text`: the line is about a trust topic's subject
-            // (security, reviews, vetting) though it does not name the topic, and is kept
-            // for such a topic elsewhere.
-            fit_trust => if fill.topic.topic_type == crate::model::TopicType::TrustEvaluation { "+" } else { "~" },
-            // The same for a channel topic's subject (distributors, direct buying).
-            fit_channel => if fill.topic.topic_type == crate::model::TopicType::ChannelMarketplace { "+" } else { "~" },
-            topic_plural => phrasing::is_plural_phrase(&topic_text),
-            // `flexible office space` for a coworking brand names the offering again:
-            // `the best coworking spaces for flexible office space` says nothing.
-            topic_is_offer => topic_is_offer,
-            // The use case is picking the offering itself (`Choosing a dentist`, `Flexible
-            // office space` for a coworking brand), not a job done with it (`Switching
-            // payroll providers`): no "Is Brand a good choice for choosing a dentist?".
-            topic_is_choice => topic_is_offer
-                && (!topic_gerund
-                    || topic_text
-                        .split_whitespace()
-                        .next()
-                        .is_some_and(phrasing::is_choosing_verb)),
-            // Content a person subscribes to or follows (a newsletter, a podcast), as
-            // against content they read or use (recipes, reviews, advice).
-            c_source => is(Reading::ContentSource, &product.bare),
-            // Content that recommends or judges, where sponsorship and bias matter.
-            c_opinion => is(Reading::OpinionContent, &offer.bare),
-            // Content people follow step by step (guides, tutorials, recipes).
-            c_howto => is(Reading::HowtoContent, &product.bare),
-            // Disposable goods: no warranty or service life.
-            consumable => is(Reading::Consumable, &product.bare) || is(Reading::Consumable, &offer.bare),
-            // Food and drink: no functions, workings or repair warranty.
-            edible => is(Reading::FoodOrDrink, &product.bare)
-                || is(Reading::FoodOrDrink, &offer.bare)
-                || is(Reading::FoodOrDrink, &fill.plan.category),
-            // Local practitioners compared by reviews and distance.
-            local => is(Reading::LocalPractice, &offer.bare),
-            // Professions that hold a licence (dentists, accountants, solicitors).
-            regulated => is(Reading::RegulatedProfession, &providers.bare),
-            // Devices judged by ratings rather than materials (inverters, batteries).
-            electronic => is(Reading::Electronic, &product.bare),
-            // Machines and plant, bought as projects (installation, downtime, service).
-            machine => is(Reading::Machine, &product.bare)
-                || is(Reading::Machine, &offer.bare)
-                || is(Reading::Machine, &fill.plan.category),
-            // Clothing and shoes: sizing, fit and care.
-            wearable => is(Reading::Wearable, &product.bare) || is(Reading::Wearable, &topic_text),
-            // Goods for pets: ingredients, vets, sensitive stomachs.
-            pet => is(Reading::ForPets, &product.bare)
-                || is(Reading::ForPets, &offer.bare)
-                || is(Reading::ForPets, &fill.plan.category),
-            // The topic is one of the brief's product lines by name, as against a
-            // narrower priority topic (`Non-iron dress shirts` beside `Mens dress shirts`).
-            topic_is_line => fill.brief.core_product_lines.iter().any(|line| {
-                line.name.trim().eq_ignore_ascii_case(fill.topic.name.trim())
-            }),
-            provider => &providers.modifier,
-            provider_one => providers.one.as_deref().unwrap_or_default(),
-            verb => verb,
-            verb_ing => verb_ing,
-            product => &product.bare,
+            topic_gerund => t.topic_gerund.clone(),
+            for_topic => t.for_topic.clone(),
+            line_topic => p.line_topic.clone(),
+            fit_trust => t.fit_trust.clone(),
+            fit_channel => t.fit_channel.clone(),
+            topic_plural => t.topic_plural.clone(),
+            topic_is_offer => t.topic_is_offer.clone(),
+            topic_is_choice => t.topic_is_choice.clone(),
+            c_source => p.c_source.clone(),
+            c_opinion => t.c_opinion.clone(),
+            c_howto => p.c_howto.clone(),
+            consumable => p.consumable.clone(),
+            edible => p.edible.clone(),
+            local => t.local.clone(),
+            regulated => p.regulated.clone(),
+            electronic => p.electronic.clone(),
+            machine => p.machine.clone(),
+            wearable => p.wearable.clone(),
+            pet => p.pet.clone(),
+            topic_is_line => t.topic_is_line.clone(),
+            provider => p.provider.clone(),
+            provider_one => p.provider_one.clone(),
+            verb => p.verb.clone(),
+            verb_ing => p.verb_ing.clone(),
+            product => p.p.clone(),
             keyword => &self.keyword,
             customer => &self.audience,
             aud => &self.audience,
             supply => supply,
-            supply_line => supply_line,
+            supply_line => p.supply_line.clone(),
             market => &self.market,
             place => &place.name,
             // `families in Melbourne in Australia` says the place twice, and `on Amazon
@@ -1995,16 +2269,9 @@ impl SlotValues {
             rival2 => self.rival2.as_deref(),
             channel => channel,
             channel_kind => channel_kind,
-            // The brief sells through an app (its own or an app store): only then do
-            // `which apps` questions fit.
-            has_app => fill
-                .plan
-                .lexicon
-                .channel_kinds
-                .iter()
-                .any(|kind| matches!(kind, ChannelKind::AppStore | ChannelKind::OwnApp)),
             channel_on => channel_on,
-            season => fill.season,
+            season => t.season.clone(),
+            has_app => t.has_app.clone(),
         }
     }
 }

@@ -12,14 +12,21 @@
 //!
 //! What every template of a folder derives from the brief's words (a services bank's
 //! provider noun, a marketplace bank's goods-or-bookings switch) is written once, in the
-//! folder's `_facts.j2`, and compiled in front of each template below it.
+//! folder's `_facts.j2`, and read by each template below it as if written in front of it.
+//! The generator works each folder's facts out once for all the slots that give them the
+//! same values (see [`Facts`]), not once per template rendered.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use minijinja::syntax::SyntaxConfig;
+use minijinja::value::Object;
 use minijinja::value::StringInput;
 use minijinja::{Environment, UndefinedBehavior, Value};
+use rustc_hash::FxHashMap;
 
 use crate::generate::GenerateError;
 use crate::generate::funnel::Intent;
@@ -450,6 +457,15 @@ pub struct Templates {
     languages: BTreeSet<String>,
     /// How templates with facts in front were composed, to name the file of an error.
     segments: HashMap<String, Vec<Segment>>,
+    /// The folder facts compiled on their own, by index (see [`Self::chains`]): their
+    /// names, and their sources as composed (for [`Self::render`]).
+    facts: Vec<(String, String)>,
+    /// The templates compiled without their facts, each with the indices of its facts in
+    /// [`Self::facts`], outermost first, and its own source as composed. A slot renders
+    /// several templates under the same folders with one context: each folder's facts are
+    /// worked out once for the slot (see [`Scopes`]) instead of once per template, which
+    /// was most of the rendering.
+    chains: HashMap<String, (Vec<usize>, String)>,
 }
 
 impl std::fmt::Debug for Templates {
@@ -533,31 +549,64 @@ impl Templates {
         }
         let mut names = HashSet::new();
         let mut segments = HashMap::new();
+        let mut facts: Vec<(String, String)> = Vec::new();
+        // Each facts file compiled on its own once, by name: `None` if it does not compile
+        // alone (the templates below it are then compiled with their facts in front).
+        let mut compiled: HashMap<String, Option<usize>> = HashMap::new();
+        let mut chains = HashMap::new();
         for (name, source) in &sources {
             if name.ends_with(FACTS) {
                 continue;
             }
-            let files = facts_for(name)
+            let files: Vec<(&String, &String)> = facts_for(name)
                 .into_iter()
                 .filter_map(|facts| sources.get_key_value(&facts))
-                .chain([(name, source)]);
+                .chain([(name, source)])
+                .collect();
             let mut parts = Vec::new();
-            let mut composed = String::new();
+            let mut texts = Vec::new();
             let mut first_line = 1;
-            for (file, text) in files {
+            for (file, text) in &files {
                 parts.push(Segment {
-                    name: file.clone(),
+                    name: (*file).clone(),
                     first_line,
                 });
                 let text = with_line_families(file, text);
                 first_line += text.lines().count();
-                composed.push_str(&text);
+                texts.push(text);
             }
+            let (own, in_front) = texts.split_last().expect("the template itself");
+            let mut chain = Vec::new();
+            for (at, ((file, _), text)) in files.iter().zip(in_front).enumerate() {
+                let index = *compiled.entry((*file).clone()).or_insert_with(|| {
+                    // Facts that change a namespace of the facts in front of them would
+                    // change it for every template and slot that shares those.
+                    (!changes_a_namespace_of(text, &in_front[..at]))
+                        .then(|| env.add_template_owned((*file).clone(), text.clone()).ok())
+                        .flatten()
+                        .map(|()| {
+                            facts.push(((*file).clone(), text.clone()));
+                            facts.len() - 1
+                        })
+                });
+                chain.extend(index);
+            }
+            // A template is rendered after its facts only if they all compile alone, it
+            // compiles alone, and it changes no namespace its facts made (which the slot's
+            // other templates share); otherwise as composed.
+            let split = !in_front.is_empty()
+                && chain.len() == in_front.len()
+                && !changes_a_namespace_of(own, in_front)
+                && env.add_template_owned(name.clone(), own.clone()).is_ok();
             if parts.len() > 1 {
                 segments.insert(name.clone(), parts);
             }
-            env.add_template_owned(name.clone(), composed)
-                .map_err(|e| template_error(&e, &segments))?;
+            if split {
+                chains.insert(name.clone(), (chain, own.clone()));
+            } else {
+                env.add_template_owned(name.clone(), texts.concat())
+                    .map_err(|e| template_error(&e, &segments))?;
+            }
             names.insert(name.clone());
         }
         let languages = names
@@ -570,6 +619,8 @@ impl Templates {
             names,
             languages,
             segments,
+            facts,
+            chains,
         })
     }
 
@@ -585,13 +636,41 @@ impl Templates {
 
     /// Renders a template by name to text.
     pub fn render(&self, name: &str, context: &Value) -> Result<String, GenerateError> {
-        let template = self
-            .env
-            .get_template(name)
-            .map_err(|e| template_error(&e, &self.segments))?;
-        template
-            .render(context)
-            .map_err(|e| template_error(&e, &self.segments))
+        let error = |e: minijinja::Error| template_error(&e, &self.segments);
+        if let Some((chain, own)) = self.chains.get(name) {
+            // Compiled apart from its facts: composed again, to render exactly as written.
+            let composed: String = chain
+                .iter()
+                .map(|&index| self.facts[index].1.as_str())
+                .chain([own.as_str()])
+                .collect();
+            return self
+                .env
+                .template_from_named_str(name, &composed)
+                .and_then(|template| template.render(context))
+                .map_err(error);
+        }
+        let template = self.env.get_template(name).map_err(error)?;
+        template.render(context).map_err(error)
+    }
+
+    /// Renders a template for the variants its lines hold: as [`Self::render`] but for
+    /// blank space around the lines, its facts read from `scopes`.
+    fn render_lines(&self, name: &str, scopes: &Scopes<'_>) -> Result<String, GenerateError> {
+        let Some((chain, _)) = self.chains.get(name) else {
+            return self.render(name, &scopes.base);
+        };
+        // The template alone: its lines are its file's.
+        let error = |e: minijinja::Error| template_error(&e, &HashMap::new());
+        match scopes.after(self, chain)? {
+            Some(context) => self
+                .env
+                .get_template(name)
+                .and_then(|template| template.render(context))
+                .map_err(error),
+            // Facts that print more than blank space print it in front of the template.
+            None => self.render(name, &scopes.base),
+        }
     }
 
     /// The names of the templates for a slot, most specific first: the business
@@ -629,7 +708,9 @@ impl Templates {
         context: &Value,
         out: &mut Vec<Variant>,
     ) -> Result<(), GenerateError> {
-        let rendered = self.render_variants(name, stage, context)?;
+        let facts = Facts::new(self);
+        let scopes = Scopes::new(self, &facts, context.clone());
+        let rendered = self.render_variants(name, stage, &scopes)?;
         out.extend((0..rendered.len()).map(|index| rendered.finish(index)));
         Ok(())
     }
@@ -640,9 +721,9 @@ impl Templates {
         &self,
         name: &str,
         stage: FunnelStage,
-        context: &Value,
+        scopes: &Scopes<'_>,
     ) -> Result<Rendered, GenerateError> {
-        let rendered = self.render(name, context)?;
+        let rendered = self.render_lines(name, scopes)?;
         // Every variant starts with its `[intent]` tag and no question holds a `[`: a
         // one-line `{% if %}…{% endif %}` whose block tag ate the line end would
         // otherwise run two variants together into one prompt.
@@ -706,6 +787,295 @@ impl Templates {
     }
 }
 
+/// Whether `source` assigns to an attribute (`{% set ns.word = … %}`) of a name that any
+/// of `outer` (the sources in front of it) mentions.
+fn changes_a_namespace_of(source: &str, outer: &[String]) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    source.match_indices("{%").any(|(at, _)| {
+        let rest = source[at + 2..].trim_start_matches(['-', '+']).trim_start();
+        let Some(target) = rest
+            .strip_prefix("set")
+            .filter(|rest| rest.starts_with(char::is_whitespace))
+            .and_then(|rest| rest.split(['=', '%']).next())
+        else {
+            return false;
+        };
+        let Some((name, _)) = target.trim().split_once('.') else {
+            return false;
+        };
+        let name = name.trim();
+        outer.iter().any(|text| {
+            text.match_indices(name).any(|(at, _)| {
+                !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word)
+            })
+        })
+    })
+}
+
+/// Variables by name, as folder facts set them.
+type Vars = FxHashMap<Arc<str>, Value>;
+
+/// Variables a facts render read from a slot's context, in order, with their values.
+type Reads = Vec<(Arc<str>, Option<Value>)>;
+
+/// A render context with folder facts over it: what the facts set, then what the slot's
+/// context holds. Not enumerable, so a facts render's known variables are its own.
+#[derive(Debug)]
+struct Scope {
+    vars: Arc<Vars>,
+    base: Value,
+    /// While facts are worked out: each variable they read from `base`, with its value
+    /// (`None`: not there).
+    reads: Option<Mutex<Reads>>,
+}
+
+impl Scope {
+    fn base_value(base: &Value, key: &str) -> Option<Value> {
+        base.get_attr(key)
+            .ok()
+            .filter(|value| !value.is_undefined())
+    }
+}
+
+impl Object for Scope {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        if let Some(value) = self.vars.get(key) {
+            return Some(value.clone());
+        }
+        let value = Scope::base_value(&self.base, key);
+        if let Some(reads) = &self.reads {
+            reads
+                .lock()
+                .expect("one render at a time")
+                .push((Arc::from(key), value.clone()));
+        }
+        value
+    }
+}
+
+/// A value a facts render read from a slot's context, compared strictly: another
+/// context with the same values read renders the facts the same.
+#[derive(Clone)]
+struct Read(Option<Value>);
+
+impl Read {
+    /// Only blanks, booleans and strings are compared (a number's equality ignores how
+    /// it prints, a list's is deep).
+    fn comparable(&self) -> bool {
+        use minijinja::value::ValueKind;
+        self.0.as_ref().is_none_or(|value| {
+            matches!(
+                value.kind(),
+                ValueKind::None | ValueKind::Bool | ValueKind::String
+            )
+        })
+    }
+}
+
+impl PartialEq for Read {
+    fn eq(&self, other: &Read) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.kind() == b.kind()
+                    && a.is_safe() == b.is_safe()
+                    && a.as_str() == b.as_str()
+                    && a == b
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Read {}
+
+impl std::hash::Hash for Read {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+/// What one folder's facts came to over the facts in front of them and a slot's context.
+struct Outcome {
+    /// Told apart from the other outcomes of the generation, as the facts behind read it.
+    id: usize,
+    /// Every variable the facts so far set; `None` when they print more than blank
+    /// space, which would go in front of the template.
+    vars: Option<Arc<Vars>>,
+}
+
+/// The outcomes of one facts file that read the same variables of the slot's context
+/// over the same outcome in front of them, by the values read.
+struct Shape {
+    outer: usize,
+    names: Vec<Arc<str>>,
+    outcomes: FxHashMap<Vec<Read>, Rc<Outcome>>,
+}
+
+/// The folder facts worked out during one generation (see [`Templates::chains`]): a
+/// facts file reads a few of a slot's values (the product, the offer, the model), so
+/// most slots find them worked out by an earlier slot that read the same values.
+pub struct Facts {
+    shapes: RefCell<Vec<Vec<Shape>>>,
+    next_id: std::cell::Cell<usize>,
+}
+
+impl Facts {
+    pub fn new(templates: &Templates) -> Facts {
+        Facts {
+            shapes: RefCell::new((0..templates.facts.len()).map(|_| Vec::new()).collect()),
+            next_id: std::cell::Cell::new(1),
+        }
+    }
+
+    /// The outcome of the facts `index` over `outer` (the outcome of the facts in front
+    /// of them, or none) and the slot's context `base`.
+    fn outcome(
+        &self,
+        templates: &Templates,
+        index: usize,
+        outer: Option<&Outcome>,
+        base: &Value,
+    ) -> Result<Rc<Outcome>, GenerateError> {
+        let outer_id = outer.map_or(0, |outer| outer.id);
+        for shape in &self.shapes.borrow()[index] {
+            if shape.outer != outer_id {
+                continue;
+            }
+            let key: Vec<Read> = shape
+                .names
+                .iter()
+                .map(|name| Read(Scope::base_value(base, name)))
+                .collect();
+            if let Some(found) = shape.outcomes.get(&key) {
+                return Ok(Rc::clone(found));
+            }
+        }
+        let error = |e: minijinja::Error| template_error(&e, &templates.segments);
+        let (name, _) = &templates.facts[index];
+        let outer_vars = match outer.and_then(|outer| outer.vars.as_ref()) {
+            Some(vars) => Arc::clone(vars),
+            None => Arc::new(FxHashMap::default()),
+        };
+        let context = Value::from_object(Scope {
+            vars: Arc::clone(&outer_vars),
+            base: base.clone(),
+            reads: Some(Mutex::new(Vec::new())),
+        });
+        let template = templates.env.get_template(name).map_err(error)?;
+        let captured = template.render_captured(context.clone()).map_err(error)?;
+        let vars = if captured.output().trim().is_empty() {
+            let state = captured.state();
+            let mut vars = FxHashMap::clone(&outer_vars);
+            for key in state.known_variables() {
+                if let Some(value) = state.lookup(&key) {
+                    vars.insert(Arc::from(key.as_ref()), value);
+                }
+            }
+            Some(Arc::new(vars))
+        } else {
+            None
+        };
+        drop(captured);
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        let outcome = Rc::new(Outcome { id, vars });
+        let scope = context
+            .downcast_object_ref::<Scope>()
+            .expect("the facts context is a scope");
+        let mut names: Vec<Arc<str>> = Vec::new();
+        let mut key = Vec::new();
+        let reads =
+            std::mem::take(&mut *scope.reads.as_ref().expect("reads").lock().expect("read"));
+        for (name, value) in reads {
+            if !names.contains(&name) {
+                names.push(name);
+                key.push(Read(value));
+            }
+        }
+        if key.iter().all(Read::comparable) {
+            let mut shapes = self.shapes.borrow_mut();
+            let shapes = &mut shapes[index];
+            let at = match shapes
+                .iter()
+                .position(|shape| shape.outer == outer_id && shape.names == names)
+            {
+                Some(at) => at,
+                None => {
+                    shapes.push(Shape {
+                        outer: outer_id,
+                        names,
+                        outcomes: FxHashMap::default(),
+                    });
+                    shapes.len() - 1
+                }
+            };
+            shapes[at].outcomes.insert(key, Rc::clone(&outcome));
+        }
+        Ok(outcome)
+    }
+}
+
+/// One context for a slot's templates, with the facts over it found at most once (see
+/// [`Facts`]).
+pub struct Scopes<'a> {
+    base: Value,
+    facts: &'a Facts,
+    /// By facts index: what those facts (and the ones in front of them) came to.
+    after: RefCell<Vec<Option<Rc<Outcome>>>>,
+}
+
+impl<'a> Scopes<'a> {
+    /// `base` with no facts worked out over it yet.
+    pub fn new(templates: &Templates, facts: &'a Facts, base: Value) -> Scopes<'a> {
+        Scopes {
+            base,
+            facts,
+            after: RefCell::new(vec![None; templates.facts.len()]),
+        }
+    }
+
+    /// The context after the facts `chain` (indices, outermost first); `None` when one
+    /// of them prints more than blank space, which would go in front of the template.
+    fn after(
+        &self,
+        templates: &Templates,
+        chain: &[usize],
+    ) -> Result<Option<Value>, GenerateError> {
+        let mut outer: Option<Rc<Outcome>> = None;
+        for &index in chain {
+            let known = self.after.borrow()[index].clone();
+            let next = match known {
+                Some(next) => next,
+                None => {
+                    let next =
+                        self.facts
+                            .outcome(templates, index, outer.as_deref(), &self.base)?;
+                    self.after.borrow_mut()[index] = Some(Rc::clone(&next));
+                    next
+                }
+            };
+            if next.vars.is_none() {
+                return Ok(None);
+            }
+            outer = Some(next);
+        }
+        Ok(outer.and_then(|outer| {
+            outer.vars.as_ref().map(|vars| {
+                Value::from_object(Scope {
+                    vars: Arc::clone(vars),
+                    base: self.base.clone(),
+                    reads: None,
+                })
+            })
+        }))
+    }
+}
+
 /// `workers's` → `workers'`: a template's `'s` after a plural value (a name keeps it:
 /// `Boots's` is left to the brief's wording).
 fn plural_possessive(word: &str) -> &str {
@@ -766,22 +1136,25 @@ impl Rendered {
         crate::generate::text::fix_articles(&mut words);
         // A name that starts with its own article (`The Luxury Closet`) takes no second
         // one from the template (`in the The Luxury Closet app`).
-        let text = words
-            .iter()
-            .enumerate()
-            .filter(|(i, word)| {
-                let next = words.get(i + 1);
-                // A value that ends with the word the template adds (`roof replacement
-                // cost` + ` cost`) says it once.
-                let article_before_name = word.eq_ignore_ascii_case("the") && next == Some(&"The");
-                let doubled = next.is_some_and(|next| {
-                    next.eq_ignore_ascii_case(word) && word.chars().all(char::is_alphabetic)
-                });
-                !article_before_name && !doubled
-            })
-            .map(|(_, word)| plural_possessive(word))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let mut text = String::with_capacity(line.text.len());
+        let mut first = true;
+        for (i, word) in words.iter().enumerate() {
+            let next = words.get(i + 1);
+            // A value that ends with the word the template adds (`roof replacement
+            // cost` + ` cost`) says it once.
+            let article_before_name = word.eq_ignore_ascii_case("the") && next == Some(&"The");
+            let doubled = next.is_some_and(|next| {
+                next.eq_ignore_ascii_case(word) && word.chars().all(char::is_alphabetic)
+            });
+            if article_before_name || doubled {
+                continue;
+            }
+            if !first {
+                text.push(' ');
+            }
+            first = false;
+            text.push_str(plural_possessive(word));
+        }
         // A sentence may open with a value that starts in lower case (`the Marine
         // Conservation Society vs …`); a name styled with inner capitals (`ezyVet`,
         // `eBay`) keeps its style.
@@ -790,6 +1163,11 @@ impl Rendered {
             .next()
             .is_some_and(|first| first.chars().skip(1).any(char::is_uppercase));
         let text = if styled {
+            text
+        } else if text.starts_with(|c: char| c.is_ascii()) {
+            // What [`crate::generate::text::title`] does, in place.
+            let mut text = text;
+            text[..1].make_ascii_uppercase();
             text
         } else {
             crate::generate::text::title(&text)
