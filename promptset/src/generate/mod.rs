@@ -242,6 +242,7 @@ impl Generator {
             .collect();
         let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
         let institutions = &institutions[..];
+        let casing = &brief_casing(brief);
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(FxHashMap::default());
@@ -266,6 +267,7 @@ impl Generator {
             rendered,
             facts,
             readings,
+            casing,
             demand: OnceCell::new(),
             topic_words: OnceCell::new(),
             asked: OnceCell::new(),
@@ -670,6 +672,11 @@ impl Generator {
                                 variant.text =
                                     phrasing::articles_for_names(&variant.text, fill.institutions);
                             }
+                            if fill.language == "en"
+                                && let Some(restored) = fill.casing.restore(&variant.text)
+                            {
+                                variant.text = restored;
+                            }
                             variant
                         })
                         .collect()
@@ -764,6 +771,32 @@ impl Generator {
         }
         Ok(fallback)
     }
+}
+
+/// The casing of every word of the brief's own text (see [`text::Casing`]).
+fn brief_casing(brief: &Brief) -> text::Casing {
+    let mut texts: Vec<&str> = vec![brief.brand_name.as_str()];
+    texts.extend(brief.target_markets.iter().map(String::as_str));
+    texts.extend(brief.target_customers.iter().map(String::as_str));
+    for topic in &brief.priority_topics {
+        texts.push(&topic.name);
+        texts.extend(topic.description.as_deref());
+        texts.extend(topic.seed_keywords.iter().map(String::as_str));
+    }
+    for line in &brief.core_product_lines {
+        texts.push(&line.name);
+        texts.extend(line.description.as_deref());
+        texts.extend(line.priority_keywords.iter().map(String::as_str));
+    }
+    for competitor in &brief.competitors {
+        texts.push(&competitor.name);
+        texts.extend(competitor.notes.as_deref());
+    }
+    texts.extend(brief.weak_ai_surfaces.iter().map(String::as_str));
+    texts.extend(brief.priority_channels.iter().map(String::as_str));
+    texts.extend(brief.business_goals.iter().map(String::as_str));
+    texts.extend(brief.optional_context.values().filter_map(|v| v.as_str()));
+    text::Casing::of(texts)
 }
 
 /// Tells the analyst how many prompts ask the brief's own keywords (see [`keywords`]) and
@@ -1139,6 +1172,8 @@ struct FillContext<'a> {
     facts: &'a Facts,
     /// Word-list readings of the set's nouns (see [`Readings`]).
     readings: &'a Readings,
+    /// The capitals the brief writes (see [`text::Casing`]).
+    casing: &'a text::Casing,
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
     demand: OnceCell<Vec<usize>>,
     /// The words of a priority topic's name that are its own (see

@@ -458,3 +458,152 @@ mod tests {
         assert_eq!(with_article("hour-long call"), "an hour-long call");
     }
 }
+
+/// The capitals a brief writes that templates lose (`ux`, `cnc`, `diwali` after a `lower`
+/// filter, issue 8: the readings of session 28 rejected them as grammar): acronyms, and
+/// words written with a capital inside a sentence-case field (`for Americans and
+/// Canadians`), by their lower-case form.
+#[derive(Debug, Default)]
+pub struct Casing(std::collections::HashMap<String, String>);
+
+impl Casing {
+    /// Reads the casing of every word of `texts` (the brief's fields).
+    pub fn of<'a>(texts: impl IntoIterator<Item = &'a str>) -> Casing {
+        // Acronyms that are also everyday words (`IT` services, the `US`), which a
+        // prompt writes in lower case for the word.
+        const WORDS: &[&str] = &[
+            "it", "us", "am", "pm", "or", "as", "at", "be", "do", "go", "in", "is", "me", "no",
+            "of", "on", "so", "to", "up", "we", "an", "and", "all", "art", "can", "car", "fit",
+            "hot", "may", "men", "new", "now", "old", "one", "our", "out", "own", "per", "pet",
+            "run", "set", "top", "two", "use", "van", "via", "way", "win", "who", "why", "you",
+            "age", "aid", "air", "app", "bar", "big", "box", "bus", "day", "far", "get", "has",
+            "how", "its", "key", "let", "low", "man", "mix", "net", "not", "off", "pay", "put",
+            "see", "tea", "the", "too", "try", "buy", "cut", "due", "end", "fee", "fix", "gas",
+            "job", "kit", "law", "map", "oil", "raw", "sea", "ski", "spa", "tip", "web", "gym",
+            "hub", "lab", "pro", "max", "go", "hi", "ok",
+        ];
+        let mut cased = std::collections::HashMap::new();
+        for text in texts {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let capitals = words
+                .iter()
+                .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+                .count();
+            // A title-cased field (`Best Carry-On Luggage`) says nothing of its words.
+            let title_case = words.len() >= 2 && capitals * 3 >= words.len() * 2;
+            for (i, raw) in words.iter().enumerate() {
+                let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+                let lower = word.to_lowercase();
+                if word.is_empty() || lower == word || WORDS.contains(&lower.as_str()) {
+                    continue;
+                }
+                let acronym = is_acronym(word)
+                    && word.chars().filter(|c| c.is_ascii_uppercase()).count() >= 2;
+                // Only words that are names wherever they stand: holidays, months,
+                // demonyms (`Americans`, `Irish`); `History` or `Chef` in a name are not.
+                let demonym = ["an", "ans", "ish", "ese"]
+                    .iter()
+                    .any(|end| lower.ends_with(end))
+                    && lower.len() >= 5;
+                let proper = i > 0
+                    && !title_case
+                    && word.chars().next().is_some_and(char::is_uppercase)
+                    && word
+                        .chars()
+                        .skip(1)
+                        .all(|c| c.is_lowercase() || c == '-' || c == '\'')
+                    && (demonym || is_proper_word(word));
+                if acronym || proper {
+                    cased.entry(lower).or_insert_with(|| word.to_owned());
+                }
+            }
+        }
+        Casing(cased)
+    }
+
+    /// Whether there is nothing to restore.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `text` with every all-lower-case word the brief writes with capitals restored, and
+    /// a lone `i` as `I`.
+    pub fn restore(&self, text: &str) -> Option<String> {
+        let mut out = String::with_capacity(text.len());
+        let mut changed = false;
+        for (i, piece) in text.split(' ').enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            let start = piece
+                .find(|c: char| c.is_alphanumeric())
+                .unwrap_or(piece.len());
+            let end = piece
+                .rfind(|c: char| c.is_alphanumeric())
+                .map_or(start, |at| {
+                    at + piece[at..].chars().next().map_or(1, char::len_utf8)
+                });
+            let word = &piece[start..end.max(start)];
+            let restored = if word == "i" {
+                Some("I")
+            } else if !word.is_empty() && word.chars().all(|c| !c.is_uppercase()) {
+                self.0.get(word).map(String::as_str)
+            } else {
+                None
+            };
+            match restored {
+                Some(cased) => {
+                    changed = true;
+                    out.push_str(&piece[..start]);
+                    out.push_str(cased);
+                    out.push_str(&piece[end.max(start)..]);
+                }
+                None => out.push_str(piece),
+            }
+        }
+        changed.then_some(out)
+    }
+}
+
+#[cfg(test)]
+mod casing_tests {
+    use super::Casing;
+
+    #[test]
+    fn capitals_the_brief_writes_come_back() {
+        let casing = Casing::of([
+            "UX research and design training",
+            "CNC machining",
+            "families in Greater Manchester",
+            "Series A startups with a History podcast Chef",
+            "for Americans and Canadians",
+            "IT services",
+            "Best Carry-On Luggage",
+        ]);
+        let restored = |t: &str| casing.restore(t).unwrap_or_else(|| t.to_owned());
+        assert_eq!(
+            restored("Which ux courses are best?"),
+            "Which UX courses are best?"
+        );
+        assert_eq!(
+            restored("How much does cnc machining cost?"),
+            "How much does CNC machining cost?"
+        );
+        assert_eq!(
+            restored("Which tours suit americans?"),
+            "Which tours suit Americans?"
+        );
+        assert_eq!(
+            restored("Is it worth it, and can i cancel?"),
+            "Is it worth it, and can I cancel?"
+        );
+        assert_eq!(
+            restored("What is the best luggage?"),
+            "What is the best luggage?"
+        );
+        assert_eq!(
+            restored("Is it a good chef for history fans?"),
+            "Is it a good chef for history fans?"
+        );
+    }
+}
