@@ -308,10 +308,18 @@ impl Lexicon {
             .map(|c| c.name.trim().to_owned())
             .collect();
         names.push(brief.brand_name.trim().to_owned());
+        // Every market whole (`United Kingdom`) and word by word (`Kingdom` alone never
+        // ends a keyword, `Ireland` of `Northern Ireland` does).
         let mut places: Vec<String> = brief
             .target_markets
             .iter()
-            .flat_map(|m| m.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+            .map(|m| m.trim().to_owned())
+            .chain(
+                brief
+                    .target_markets
+                    .iter()
+                    .flat_map(|m| m.split_whitespace().map(str::to_owned)),
+            )
             .collect();
         let mut texts: Vec<&str> = brief.target_customers.iter().map(String::as_str).collect();
         texts.extend(brief.priority_topics.iter().map(|t| t.name.as_str()));
@@ -381,6 +389,8 @@ const PLACE_FIRST_WORDS: &[&str] = &[
 /// Objects of `for` that take no article (`for work`, `for sale`, `for back pain`).
 const NO_ARTICLE: &[&str] = &[
     "business",
+    "cover",
+    "coverage",
     "christmas",
     "college",
     "everyday",
@@ -432,7 +442,12 @@ const AUDIENCE_TAILS: &[(&[&str], &str)] = &[
 /// Asks `keyword` as a question for a business of `model`. `None` when no shape fits.
 pub fn question(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked> {
     read(keyword, model, lexicon).map(|asked| Asked {
-        text: phrasing::fix_possessives(&asked.text),
+        // Keywords are typed without capitals: `can i cancel` asks `Can I cancel?`.
+        text: phrasing::fix_possessives(&asked.text)
+            .split(' ')
+            .map(|w| if w == "i" { "I" } else { w })
+            .collect::<Vec<_>>()
+            .join(" "),
         ..asked
     })
 }
@@ -496,7 +511,7 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
         // still takes its `in`.
         let n = core.len();
         let (core, place) = if place.is_empty()
-            && core[n - 1].chars().next().is_some_and(char::is_uppercase)
+            && (is_acronym(core[n - 1]) || lexicon.is_place(core[n - 1]))
             && core[n - 2].chars().next().is_some_and(char::is_lowercase)
             && !is_preposition(core[n - 2])
             && !matches!(
@@ -512,11 +527,8 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
         };
         return Some(Asked {
             intent,
-            text: format!("{}{place}?", capitalised(&core.join(" "))),
+            text: format!("{}{place}?", text::title(&core.join(" "))),
         });
-    }
-    if core.is_empty() {
-        return None;
     }
     let (core, audience) = split_audience(&core);
     let place = format!("{audience}{place}");
@@ -532,7 +544,7 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
         }
         return Some(Asked {
             intent: Intent::CategoryEvaluation,
-            text: format!("{}{place}: which is better?", capitalised(&core.join(" "))),
+            text: format!("{}{place}: which is better?", text::title(&core.join(" "))),
         });
     }
     if let Some(asked) = asked_as_best(&core, &lower, &place, model) {
@@ -808,7 +820,11 @@ fn asked_with_modifier(
         }
         // `travel insurance with medical conditions`: a plan covers what follows.
         "with" if PLANS.contains(&phrasing::singular(&head_word).as_str()) => {
-            format!("What is the best {} with {object}{place}?", head.join(" "))
+            let verb = if is_plural(&head_word) { "are" } else { "is" };
+            format!(
+                "What {verb} the best {} with {object}{place}?",
+                head.join(" ")
+            )
         }
         "with"
             if model != BusinessModel::Services
@@ -872,6 +888,10 @@ fn asked_by_head(
     let head = lower.last()?.as_str();
     let all = core.join(" ");
     let n = core.len();
+    // `tickets near me` names a price of nothing.
+    if n < 2 && PRICES.contains(&head) {
+        return None;
+    }
     // `WMS Shopify integration` → `Which WMS integrates with Shopify?`.
     if matches!(head, "integration" | "integrations")
         && n >= 3
@@ -898,7 +918,11 @@ fn asked_by_head(
             .iter()
             .any(|w| w.chars().next().is_some_and(char::is_uppercase) && !is_acronym(w));
     // (`furniture removals cost` is a price of removals.)
-    let inner_end = if PRICES.contains(&head) { n - 2 } else { n - 1 };
+    let inner_end = if PRICES.contains(&head) {
+        n.saturating_sub(2)
+    } else {
+        n.saturating_sub(1)
+    };
     let inner_plural = n > 2
         && lower[1..inner_end.max(1)].iter().any(|w| {
             is_plural(w)
@@ -971,12 +995,18 @@ fn asked_by_head(
         )
     {
         let feature = text::with_article(&core[..=at].join(" "));
+        // `lifetime warranty suitcases` → `suitcase brands`.
+        let goods = &core[at + 1..];
+        let (last, rest) = goods.split_last()?;
+        let last = if is_plural(last) {
+            phrasing::singular(last)
+        } else {
+            (*last).to_owned()
+        };
+        let goods: Vec<&str> = rest.iter().copied().chain([last.as_str()]).collect();
         return Some(Asked {
             intent: Intent::Returns,
-            text: format!(
-                "Which {} brands offer {feature}{place}?",
-                core[at + 1..].join(" ")
-            ),
+            text: format!("Which {} brands offer {feature}{place}?", goods.join(" ")),
         });
     }
     // `free roof inspection`.
@@ -1406,14 +1436,6 @@ fn is_acronym(word: &str) -> bool {
     text::is_acronym(word)
 }
 
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1422,6 +1444,7 @@ mod tests {
         let lexicon = Lexicon {
             names: vec!["Husqvarna".into(), "HIWIN".into(), "Pix".into()],
             places: [
+                "United Kingdom",
                 "Denver",
                 "Ireland",
                 "Munich",
@@ -1446,6 +1469,32 @@ mod tests {
     fn shapes_read_as_questions() {
         use BusinessModel::*;
         let cases = [
+            (
+                "lifetime warranty suitcases",
+                Ecommerce,
+                "Which suitcase brands offer a lifetime warranty?",
+            ),
+            (
+                "insurance plans with dental cover",
+                Other,
+                "What are the best insurance plans with dental cover?",
+            ),
+            (
+                "ux course with certificate",
+                Other,
+                "What is the best ux course with a certificate?",
+            ),
+            (
+                "where to buy a sofa United Kingdom",
+                Ecommerce,
+                "Where can I buy a sofa in the UK?",
+            ),
+            (
+                "should i learn Python first",
+                Other,
+                "Should I learn Python first?",
+            ),
+            ("should i learn Python", Other, "Should I learn Python?"),
             (
                 "best carry-on suitcase",
                 Ecommerce,
@@ -1821,6 +1870,8 @@ mod tests {
             ("pump lifecycle cost", Manufacturer),
             ("H-1B cost for employer", Services),
             ("hot desk", Other),
+            ("tickets near me", Other),
+            ("price Denver", Services),
             ("rescue dogs Ireland", Other),
             ("board game pre-orders Ireland", Ecommerce),
             ("company logo hi vis", Ecommerce),

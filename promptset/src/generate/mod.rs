@@ -243,6 +243,16 @@ impl Generator {
         let (keep, competitors, season) = (&keep[..], &competitors[..], season.as_deref());
         let institutions = &institutions[..];
         let casing = &brief_casing(brief);
+        // What the keyword reading needs of the brief, and each topic's keyword questions
+        // and own words, worked out once: a slot handed to another topic builds a new
+        // context for it.
+        let lexicon = keywords::Lexicon::of(brief);
+        let lexicon = &lexicon;
+        let asked_cells: Vec<OnceCell<Vec<AskedKeyword>>> =
+            plan.topics.iter().map(|_| OnceCell::new()).collect();
+        let word_cells: Vec<OnceCell<Vec<String>>> =
+            plan.topics.iter().map(|_| OnceCell::new()).collect();
+        let (asked_cells, word_cells) = (&asked_cells[..], &word_cells[..]);
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(FxHashMap::default());
@@ -269,8 +279,9 @@ impl Generator {
             readings,
             casing,
             demand: OnceCell::new(),
-            topic_words: OnceCell::new(),
-            asked: OnceCell::new(),
+            lexicon,
+            topic_words: &word_cells[index],
+            asked: &asked_cells[index],
             topic_vars: OnceCell::new(),
             product_vars: RefCell::default(),
         };
@@ -435,7 +446,7 @@ impl Generator {
         plan.inferences.extend(dry);
         if language == "en" {
             plan.inferences
-                .extend(keyword_note(brief, &plan.topics, &filled));
+                .extend(keyword_note(brief, lexicon, &plan.topics, &filled));
         }
         // A topic without prompts cannot stay in the map (the set would not validate).
         let used: BTreeSet<usize> = filled.iter().map(|f| f.topic).collect();
@@ -801,13 +812,17 @@ fn brief_casing(brief: &Brief) -> text::Casing {
 
 /// Tells the analyst how many prompts ask the brief's own keywords (see [`keywords`]) and
 /// which keywords read as no certain question, so that they can be reworded.
-fn keyword_note(brief: &Brief, topics: &[PlannedTopic], filled: &[Filled]) -> Option<String> {
-    let lexicon = keywords::Lexicon::of(brief);
+fn keyword_note(
+    brief: &Brief,
+    lexicon: &keywords::Lexicon,
+    topics: &[PlannedTopic],
+    filled: &[Filled],
+) -> Option<String> {
     let mut unread: Vec<&str> = Vec::new();
     let mut total = 0;
     for keyword in topics.iter().flat_map(|t| t.keywords.iter()) {
         total += 1;
-        if keywords::question(keyword, brief.business_model, &lexicon).is_none()
+        if keywords::question(keyword, brief.business_model, lexicon).is_none()
             && !unread.contains(&keyword.as_str())
         {
             unread.push(keyword);
@@ -891,7 +906,8 @@ enum Repeat {
     /// A new question that says none of its topic's own words: a priority topic of the
     /// brief (`Luggage warranty and durability`) hands such a slot to a topic that has a
     /// question of its own left (issue 8: generic questions filed under a topic they
-    /// never name).
+    /// never name); a competitor prompt about one rival alone ranks so too (see
+    /// [`compares`]).
     OffTopic,
     /// Its family or frame is asked in another topic of the set.
     FamilyOrFrameInSet,
@@ -969,22 +985,22 @@ fn compares(text: &str, brief: &Brief, language: &str) -> bool {
         || comparison_words(language)
             .iter()
             .any(|w| normalized.contains(w))
-        || [
-            " than ",
-            " or ",
-            " other ",
-            " others ",
-            " like ",
-            " similar ",
-        ]
-        .iter()
-        .any(|w| normalized.contains(w))
+        || [" than ", " or ", " other ", " others ", " similar "]
+            .iter()
+            .any(|w| normalized.contains(w))
         || brief
             .competitors
             .iter()
             .filter(|c| mentions(text, &c.name))
             .count()
             >= 2
+}
+
+/// A topic keyword asked as a question, with the question family that names its keyword
+/// (the key inferences quote it).
+struct AskedKeyword {
+    family: String,
+    asked: keywords::Asked,
 }
 
 /// The layer rules a prompt must obey.
@@ -1178,9 +1194,11 @@ struct FillContext<'a> {
     demand: OnceCell<Vec<usize>>,
     /// The words of a priority topic's name that are its own (see
     /// [`Self::says_nothing_of_topic`]).
-    topic_words: OnceCell<Vec<String>>,
+    topic_words: &'a OnceCell<Vec<String>>,
+    /// What the keyword reading needs of the brief (see [`keywords::Lexicon`]).
+    lexicon: &'a keywords::Lexicon,
     /// The topic's keywords asked as questions (see [`Self::keyword_question`]).
-    asked: OnceCell<Vec<(String, keywords::Asked)>>,
+    asked: &'a OnceCell<Vec<AskedKeyword>>,
     /// The topic's part of every slot context (see [`Self::topic_vars`]).
     topic_vars: OnceCell<TopicVars>,
     /// The parts of slot contexts its products and lines give, by those (see
@@ -1391,8 +1409,8 @@ impl FillContext<'_> {
     }
 
     /// Whether a prompt of a priority topic the brief names says none of the topic's own
-    /// words: those of its name that are not the offering's, a product line's or a
-    /// place's (`warranty`, `durability` of `Luggage warranty and durability`), matched
+    /// words: those of its name that are not the offering's, the category's or a market's
+    /// (`warranty`, `durability` of `Luggage warranty and durability`), matched
     /// at word starts by their first six letters (`durab` finds `durable`). Topics the
     /// generator derives or infers, and names of no word of their own, are never off
     /// their topic.
@@ -1455,51 +1473,56 @@ impl FillContext<'_> {
             if self.language != "en" {
                 return Vec::new();
             }
-            let lexicon = keywords::Lexicon::of(self.brief);
             self.topic
                 .keywords
                 .iter()
                 .filter_map(|k| {
-                    keywords::question(k, self.brief.business_model, &lexicon)
-                        .map(|asked| (k.clone(), asked))
+                    let mut asked = keywords::question(k, self.brief.business_model, self.lexicon)?;
+                    if let Some(restored) = self.casing.restore(&asked.text) {
+                        asked.text = restored;
+                    }
+                    Some(AskedKeyword {
+                        family: format!("keyword:{k}"),
+                        asked,
+                    })
                 })
                 .collect()
         });
-        asked.iter().find_map(|(keyword, question)| {
-            if question.intent.stage() != stage {
-                return None;
-            }
-            // The family names the keyword, which the key inferences quote.
-            let family = format!("keyword:{keyword}");
-            if taken.iter().any(|t| t.family == family) {
-                return None;
-            }
-            let analysis = self.analyse(&question.text, Layer::NonBrandDiscovery)?;
-            if taken.iter().any(|t| {
-                similar_hashed(&t.tokens, &analysis.tokens, NEAR_DUPLICATE)
-                    || similar_hashed(&t.skeleton, &analysis.skeleton, SAME_QUESTION)
-            }) {
-                return None;
-            }
-            let product_line = (self.topic.source
-                == crate::model::TopicSource::DerivedFromProductLine)
-                .then(|| self.topic.related_product_lines.first().cloned())
-                .flatten();
-            Some(Filled {
-                topic: self.topic_index,
-                layer: Layer::NonBrandDiscovery,
-                intent: question.intent,
-                text: question.text.clone(),
-                tokens: analysis.tokens,
-                skeleton: analysis.skeleton,
-                frame: analysis.frame,
-                family,
-                product_line,
-                customer: String::new(),
-                market: String::new(),
-                competitor: None,
-            })
-        })
+        asked.iter().find_map(
+            |AskedKeyword {
+                 family,
+                 asked: question,
+             }| {
+                if question.intent.stage() != stage || taken.iter().any(|t| &t.family == family) {
+                    return None;
+                }
+                let analysis = self.analyse(&question.text, Layer::NonBrandDiscovery)?;
+                if taken.iter().any(|t| {
+                    similar_hashed(&t.tokens, &analysis.tokens, NEAR_DUPLICATE)
+                        || similar_hashed(&t.skeleton, &analysis.skeleton, SAME_QUESTION)
+                }) {
+                    return None;
+                }
+                let product_line = (self.topic.source
+                    == crate::model::TopicSource::DerivedFromProductLine)
+                    .then(|| self.topic.related_product_lines.first().cloned())
+                    .flatten();
+                Some(Filled {
+                    topic: self.topic_index,
+                    layer: Layer::NonBrandDiscovery,
+                    intent: question.intent,
+                    text: question.text.clone(),
+                    tokens: analysis.tokens,
+                    skeleton: analysis.skeleton,
+                    frame: analysis.frame,
+                    family: family.clone(),
+                    product_line,
+                    customer: String::new(),
+                    market: String::new(),
+                    competitor: None,
+                })
+            },
+        )
     }
 
     /// Whether the competitor `name` offers `product_line` (any rival fits a slot

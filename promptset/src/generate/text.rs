@@ -480,9 +480,11 @@ impl Casing {
             "how", "its", "key", "let", "low", "man", "mix", "net", "not", "off", "pay", "put",
             "see", "tea", "the", "too", "try", "buy", "cut", "due", "end", "fee", "fix", "gas",
             "job", "kit", "law", "map", "oil", "raw", "sea", "ski", "spa", "tip", "web", "gym",
-            "hub", "lab", "pro", "max", "go", "hi", "ok",
+            "hub", "lab", "pro", "max", "hi", "ok",
         ];
         let mut cased = std::collections::HashMap::new();
+        // Words the brief also writes in lower case are words (`polish`).
+        let mut lowered = std::collections::HashSet::new();
         for text in texts {
             let words: Vec<&str> = text.split_whitespace().collect();
             let capitals = words
@@ -494,9 +496,16 @@ impl Casing {
             for (i, raw) in words.iter().enumerate() {
                 let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
                 let lower = word.to_lowercase();
-                if word.is_empty() || lower == word || WORDS.contains(&lower.as_str()) {
+                if lower == word {
+                    lowered.insert(lower);
                     continue;
                 }
+                if WORDS.contains(&lower.as_str()) {
+                    continue;
+                }
+                // A sentence's first word (`… teams. These teams`) is capitalised for the
+                // sentence, like a field's.
+                let starts_sentence = i == 0 || words[i - 1].ends_with(['.', '!', '?', ':', ';']);
                 let acronym = is_acronym(word)
                     && word.chars().filter(|c| c.is_ascii_uppercase()).count() >= 2;
                 // Only words that are names wherever they stand: holidays, months,
@@ -505,7 +514,7 @@ impl Casing {
                     .iter()
                     .any(|end| lower.ends_with(end))
                     && lower.len() >= 5;
-                let proper = i > 0
+                let proper = !starts_sentence
                     && !title_case
                     && word.chars().next().is_some_and(char::is_uppercase)
                     && word
@@ -514,16 +523,21 @@ impl Casing {
                         .all(|c| c.is_lowercase() || c == '-' || c == '\'')
                     && (demonym || is_proper_word(word));
                 if acronym || proper {
-                    cased.entry(lower).or_insert_with(|| word.to_owned());
+                    cased
+                        .entry(lower)
+                        .or_insert_with(|| (word.to_owned(), acronym));
                 }
             }
         }
-        Casing(cased)
-    }
-
-    /// Whether there is nothing to restore.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        // Keywords are typed in lower case (`ux course`): only a proper word the brief
+        // also writes as a word (`nail polish`) is dropped, never an acronym.
+        Casing(
+            cased
+                .into_iter()
+                .filter(|(lower, (_, acronym))| *acronym || !lowered.contains(lower))
+                .map(|(lower, (word, _))| (lower, word))
+                .collect(),
+        )
     }
 
     /// `text` with every all-lower-case word the brief writes with capitals restored, and
@@ -573,9 +587,11 @@ mod casing_tests {
     fn capitals_the_brief_writes_come_back() {
         let casing = Casing::of([
             "UX research and design training",
+            "ux course with certificate",
             "CNC machining",
             "families in Greater Manchester",
             "Series A startups with a History podcast Chef",
+            "For teams. These teams like Polish food and nail polish.",
             "for Americans and Canadians",
             "IT services",
             "Best Carry-On Luggage",
@@ -604,6 +620,10 @@ mod casing_tests {
         assert_eq!(
             restored("Is it a good chef for history fans?"),
             "Is it a good chef for history fans?"
+        );
+        assert_eq!(
+            restored("Do these plans cover nail polish?"),
+            "Do these plans cover nail polish?"
         );
     }
 }
