@@ -1907,6 +1907,64 @@ mod tests {
     }
 
     #[test]
+    fn odd_keywords_never_panic() {
+        use BusinessModel::*;
+        let odd = [
+            "",
+            " ",
+            "é",
+            "near me",
+            "best",
+            "vs",
+            "how to",
+            "where to",
+            "to",
+            "for sale",
+            "tickets near me",
+            "price Denver",
+            "best for",
+            "with",
+            "best with laptop",
+            "cost for employer",
+            "ñandú Zürich",
+            "café near me",
+            "Über Berlin Denver",
+            "漢字 テスト 東京",
+            "a b c d e f g h i j",
+            "free",
+            "cheap",
+            "X Y integration",
+            "warranty",
+            "lifetime warranty",
+            "small business",
+            "small business software",
+            "best in Denver",
+            "in Denver",
+            "near Toronto",
+            "that",
+            "carry-on that",
+            "Sydney",
+            "Sydney family",
+            "what is",
+            "how much does",
+            "i i i i",
+        ];
+        for keyword in odd {
+            for model in [
+                Ecommerce,
+                Saas,
+                Services,
+                Marketplace,
+                ContentMedia,
+                Manufacturer,
+                Other,
+            ] {
+                let _ = ask(keyword, model);
+            }
+        }
+    }
+
+    #[test]
     fn a_keyword_naming_a_rival_is_no_discovery_question() {
         assert_eq!(
             ask("robot mower Husqvarna", BusinessModel::Manufacturer),
