@@ -520,7 +520,7 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
             ) {
             (
                 core[..n - 1].to_vec(),
-                format!(" in {}", place_with_article(core[n - 1])),
+                format!(" in {}", text::place_name(core[n - 1])),
             )
         } else {
             (core, place)
@@ -1273,7 +1273,7 @@ fn split_place<'a>(words: &[&'a str], lexicon: &Lexicon) -> (Vec<&'a str>, Strin
     if n >= 3 && lexicon.is_place(words[0]) && !is_acronym(words[0]) && !demonym(words[0]) {
         return (
             words[1..].to_vec(),
-            format!(" in {}", place_with_article(words[0])),
+            format!(" in {}", text::place_name(words[0])),
         );
     }
     for size in [2, 1] {
@@ -1304,32 +1304,10 @@ fn split_place<'a>(words: &[&'a str], lexicon: &Lexicon) -> (Vec<&'a str>, Strin
         };
         return (
             words[..end].to_vec(),
-            format!(" {preposition} {}", place_with_article(&place)),
+            format!(" {preposition} {}", text::place_name(&place)),
         );
     }
     (words.to_vec(), String::new())
-}
-
-/// A place as named after `in`: `the Netherlands`, `the Algarve`, `Denver`.
-fn place_with_article(place: &str) -> String {
-    // Regions named with `the` that are no market a brief lists.
-    const WITH_THE: &[&str] = &[
-        "algarve",
-        "alps",
-        "balkans",
-        "caribbean",
-        "cotswolds",
-        "hamptons",
-        "highlands",
-        "lake district",
-        "peak district",
-        "riviera",
-    ];
-    if WITH_THE.contains(&place.to_lowercase().as_str()) {
-        format!("the {place}")
-    } else {
-        text::place_name(place)
-    }
 }
 
 /// Splits `robot mower for steep lawn` into the head words and ` for a steep lawn`.

@@ -818,18 +818,16 @@ fn keyword_note(
     topics: &[PlannedTopic],
     filled: &[Filled],
 ) -> Option<String> {
+    if topics.iter().all(|t| t.keywords.is_empty()) {
+        return None;
+    }
     let mut unread: Vec<&str> = Vec::new();
-    let mut total = 0;
     for keyword in topics.iter().flat_map(|t| t.keywords.iter()) {
-        total += 1;
         if keywords::question(keyword, brief.business_model, lexicon).is_none()
             && !unread.contains(&keyword.as_str())
         {
             unread.push(keyword);
         }
-    }
-    if total == 0 {
-        return None;
     }
     let asked: Vec<&Filled> = filled
         .iter()
@@ -981,10 +979,9 @@ fn compares(text: &str, brief: &Brief, language: &str) -> bool {
         return true;
     }
     let normalized = crate::lint::text::normalize(text);
+    // The lint's cues cover the generator's comparison words, so the lint's reading and
+    // this one agree.
     crate::lint::text::has_comparison_cue(&normalized)
-        || comparison_words(language)
-            .iter()
-            .any(|w| normalized.contains(w))
         || [" than ", " or ", " other ", " others ", " similar "]
             .iter()
             .any(|w| normalized.contains(w))
@@ -1432,11 +1429,12 @@ impl FillContext<'_> {
             {
                 return Vec::new();
             }
+            // Words of three letters and more that say nothing of a topic (shorter ones
+            // are dropped below anyway).
             const GENERIC: &[&str] = &[
-                "and", "or", "of", "for", "the", "a", "an", "in", "on", "to", "with", "best",
-                "top", "vs", "versus", "from", "by", "your", "my", "how", "what", "which", "near",
-                "me", "guide", "tips", "ideas", "options", "online", "choosing", "buying",
-                "finding", "good", "new", "local",
+                "and", "for", "the", "with", "best", "top", "versus", "from", "your", "how",
+                "what", "which", "near", "guide", "tips", "ideas", "options", "online", "choosing",
+                "buying", "finding", "good", "new", "local",
             ];
             let mut whole: Vec<String> = vec![
                 self.plan.offer.bare.to_lowercase(),

@@ -269,6 +269,17 @@ pub fn place_name(market: &str) -> String {
         "czech republic",
         "gulf states",
         "americas",
+        // Regions a keyword names (`hire a chef Algarve`) rather than a market.
+        "algarve",
+        "alps",
+        "balkans",
+        "caribbean",
+        "cotswolds",
+        "hamptons",
+        "highlands",
+        "lake district",
+        "peak district",
+        "riviera",
     ];
     let trimmed = market.trim();
     // People type the short forms: `in the US`, not `in the United States`, which
