@@ -1215,6 +1215,17 @@ fn asked_by_head(
                     text: format!("Where can I get the latest news on {all}{place}?"),
                 })
         }
+        // `custom CNC parts near me`, `dhokra art online`: a search for where to get
+        // them, not for a best of.
+        BusinessModel::Ecommerce | BusinessModel::Marketplace
+            if matches!(place, " online" | " near me")
+                && (is_plural(head) || phrasing::is_mass_noun(head)) =>
+        {
+            Some(Asked {
+                intent: Intent::CategoryEvaluation,
+                text: format!("Where can I find {all}{place}?"),
+            })
+        }
         BusinessModel::Manufacturer if !software => Some(Asked {
             intent: Intent::CategoryEvaluation,
             text: format!(
@@ -1769,6 +1780,16 @@ mod tests {
                 "used cars for sale near me",
                 Marketplace,
                 "Where can I find used cars for sale near me?",
+            ),
+            (
+                "custom sheet metal parts online",
+                Marketplace,
+                "Where can I find custom sheet metal parts online?",
+            ),
+            (
+                "dhokra art online",
+                Marketplace,
+                "Where can I find dhokra art online?",
             ),
             (
                 "adopt a dog Ireland",

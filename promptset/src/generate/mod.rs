@@ -209,6 +209,10 @@ impl Generator {
             ));
         }
 
+        if language == "en" {
+            joined_labels_note(brief, &plan.topics, &mut plan.inferences);
+        }
+
         let mut counts = layer_counts(plan.topics.len(), options.prompts_per_topic);
         move_unfit_comparisons(&mut counts, brief, &plan);
         favour_rival_topics(&mut counts, &plan.topics, options.prompts_per_topic);
@@ -282,7 +286,21 @@ impl Generator {
             lexicon,
             topic_words: &word_cells[index],
             asked: &asked_cells[index],
-            topic_vars: OnceCell::new(),
+            topic_vars: {
+                // A topic named by two kinds (`Vehicle and outdoor first aid kits`) speaks of
+                // one at a time (see [`phrasing::kinds`]).
+                let named = topics[index]
+                    .subject
+                    .as_deref()
+                    .unwrap_or(&topics[index].name);
+                let kinds = if language_code == "en" {
+                    phrasing::kinds(named)
+                } else {
+                    Vec::new()
+                };
+                let cells = (0..kinds.len().max(1)).map(|_| OnceCell::new()).collect();
+                (kinds, cells)
+            },
             product_vars: RefCell::default(),
         };
         let mut filled: Vec<Filled> = Vec::new();
@@ -812,6 +830,36 @@ fn brief_casing(brief: &Brief) -> text::Casing {
 
 /// Tells the analyst how many prompts ask the brief's own keywords (see [`keywords`]) and
 /// which keywords read as no certain question, so that they can be reworded.
+/// Says which of the brief's labels joined by `and` the prompts ask about one kind at a
+/// time (see [`phrasing::kinds`]), so the analyst can rename a label read wrongly.
+fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut Vec<String>) {
+    let mut seen = FxHashSet::default();
+    let read: Vec<String> = brief
+        .core_product_lines
+        .iter()
+        .map(|line| line.name.as_str())
+        .chain(
+            topics
+                .iter()
+                .map(|topic| topic.subject.as_deref().unwrap_or(&topic.name)),
+        )
+        .filter(|label| seen.insert(label.trim().to_lowercase()))
+        .filter_map(|label| {
+            let kinds = phrasing::kinds(label);
+            (!kinds.is_empty()).then(|| {
+                let kinds: Vec<String> = kinds.iter().map(|k| format!("`{k}`")).collect();
+                format!("`{}` as {}", label.trim(), kinds.join(" and "))
+            })
+        })
+        .collect();
+    if !read.is_empty() {
+        inferences.push(format!(
+            "labels joined by `and` are asked about one kind at a time: {}; name a label as one kind to keep it whole",
+            read.join("; ")
+        ));
+    }
+}
+
 fn keyword_note(
     brief: &Brief,
     lexicon: &keywords::Lexicon,
@@ -1196,8 +1244,9 @@ struct FillContext<'a> {
     lexicon: &'a keywords::Lexicon,
     /// The topic's keywords asked as questions (see [`Self::keyword_question`]).
     asked: &'a OnceCell<Vec<AskedKeyword>>,
-    /// The topic's part of every slot context (see [`Self::topic_vars`]).
-    topic_vars: OnceCell<TopicVars>,
+    /// The kinds the topic's name joins, if any, and the topic's part of every slot
+    /// context, one per kind (see [`Self::topic_vars`]).
+    topic_vars: (Vec<String>, Vec<OnceCell<TopicVars>>),
     /// The parts of slot contexts its products and lines give, by those (see
     /// [`Self::product_vars`]).
     product_vars: RefCell<FxHashMap<ProductKey, Rc<ProductVars>>>,
@@ -1348,6 +1397,8 @@ struct SlotValues {
     /// [`FillContext::second_rival`]).
     rival2: Option<String>,
     channel: Option<(String, ChannelKind)>,
+    /// Which of the topic's kinds the slot speaks of (see [`phrasing::kinds`]).
+    topic_kind: usize,
 }
 
 fn pick<T: Clone>(items: &[T], index: usize) -> Option<T> {
@@ -1713,7 +1764,15 @@ impl FillContext<'_> {
             .then(|| pick(&topic.related_product_lines, slot + attempt + offsets[2]))
             .flatten();
         let english = self.language == "en";
-        let noun = |label: &str| topics::product_noun(label, brief.business_model, self.keep);
+        // A label joined by `and` (`Vehicle and outdoor first aid kits`) is asked about one
+        // kind at a time, the kinds taking turns over the topic's slots.
+        let turn = (slot + attempt + offsets[2]) / topic.related_product_lines.len().max(1);
+        let noun = |label: &str| match phrasing::kinds(label).as_slice() {
+            [] => topics::product_noun(label, brief.business_model, self.keep),
+            kinds => {
+                topics::product_noun(&kinds[turn % kinds.len()], brief.business_model, self.keep)
+            }
+        };
         let product = match (&product_line, topic.topic_type) {
             (Some(line), _) => noun(line),
             (None, crate::model::TopicType::ProductCategory) => noun(&topic.name),
@@ -1779,6 +1838,7 @@ impl FillContext<'_> {
             product_line,
             product,
             keyword,
+            topic_kind: turn % self.topic_vars.1.len(),
             competitor,
             rival2: None,
             channel,
@@ -1921,15 +1981,18 @@ struct ProductVars {
 
 impl FillContext<'_> {
     /// The topic's part of every slot context (see [`TopicVars`]).
-    fn topic_vars(&self) -> &TopicVars {
-        self.topic_vars.get_or_init(|| {
+    fn topic_vars(&self, kind: usize) -> &TopicVars {
+        let (kinds, cells) = &self.topic_vars;
+        let kind = kind % cells.len();
+        cells[kind].get_or_init(|| {
             let fill = self;
             let model = fill.brief.business_model;
             let offer = &fill.plan.offer;
-            let topic_text = phrase(
-                fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
-                fill.keep,
-            );
+            let named = match kinds.get(kind) {
+                Some(one) => one.as_str(),
+                None => fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
+            };
+            let topic_text = phrase(named, fill.keep);
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]
@@ -2061,7 +2124,7 @@ impl FillContext<'_> {
         let fill = self;
         let model = fill.brief.business_model;
         let offer = &fill.plan.offer;
-        let topic_text = &self.topic_vars().text;
+        let topic_text = &self.topic_vars(0).text;
         let (verb, verb_ing) = phrasing::marketplace_verb(product);
         // A marketplace line sold to the side that lists (`Host listings`).
         let supply_line = model == crate::brief::BusinessModel::Marketplace
@@ -2213,7 +2276,7 @@ impl SlotValues {
                 global: false,
             }
         };
-        let t = fill.topic_vars();
+        let t = fill.topic_vars(self.topic_kind);
         let p = fill.product_vars(&self.product, self.product_line.as_deref());
         // Generic rivals written in lower case (`local high-street accountants`) are plural.
         let rival_plural = self

@@ -28,6 +28,7 @@ const MASS: &[&str] = &[
     "caffeine",
     "care",
     "carpentry",
+    "certification",
     "charging",
     "cheese",
     "childcare",
@@ -49,6 +50,7 @@ const MASS: &[&str] = &[
     "electricity",
     "energy",
     "equipment",
+    "fabrication",
     "fashion",
     "feed",
     "fertiliser",
@@ -69,6 +71,7 @@ const MASS: &[&str] = &[
     "hire",
     "honey",
     "hosting",
+    "installation",
     "insurance",
     "ironmongery",
     "jewellery",
@@ -102,6 +105,7 @@ const MASS: &[&str] = &[
     "physiotherapy",
     "placement",
     "pottery",
+    "production",
     "protein",
     "recruitment",
     "refrigeration",
@@ -133,6 +137,8 @@ const MASS: &[&str] = &[
     "water",
     "whey",
     "wine",
+    "wool",
+    "yarn",
     "yoghurt",
     "yogurt",
 ];
@@ -248,6 +254,8 @@ const AGENTS: &[&str] = &[
     "advisor",
     "agency",
     "agent",
+    // `ISO certification bodies`: bodies that certify.
+    "body",
     "airline",
     "architect",
     "assessor",
@@ -515,7 +523,9 @@ impl Noun {
             "content" | "media" | "news" => "sources",
             "accounting" | "administration" | "advice" | "bookkeeping" | "care" | "charging"
             | "finance" | "insurance" | "maintenance" | "marketing" | "payroll" | "placement"
-            | "recruitment" | "research" | "search" | "strategy" | "support" => "providers",
+            | "recruitment" | "research" | "search" | "strategy" | "support" | "certification"
+            | "fabrication" | "inspection" | "installation" | "production" | "translation"
+            | "machining" | "manufacturing" => "providers",
             _ => "brands",
         };
         format!("{} {kinds}", self.modifier)
@@ -554,6 +564,171 @@ impl Noun {
     pub fn is_agent(&self) -> bool {
         AGENTS.contains(&self.head().as_str())
     }
+}
+
+/// The kinds a label joined by `and` names, each a label of its own, or nothing when the
+/// label names one thing (`managed detection and response`) or the reading is unsure.
+/// Readers reject a joined label pasted into a question (`What should I look for in
+/// vehicle and outdoor first aid kits?`); one kind at a time reads as people ask.
+///
+/// - two things in the plural: `Knitting needles and crochet hooks`, `Soft tops and
+///   beginner boards`; a word that needs the first kind's subject takes it (`First aid
+///   refills and consumables` → `first aid consumables`, `Laptops and accessories` →
+///   `laptop accessories`);
+/// - kinds of one head: `Vehicle and outdoor first aid kits` → `Vehicle first aid kits`,
+///   `outdoor first aid kits`; `ISO 14001 and ISO 45001 certification`, `Diwali and
+///   corporate gifting`, `Beginner knitting and crochet kits`;
+/// - a material or activity beside a thing, each whole: `Yarn and knitting supplies`,
+///   `Prototyping and low-volume production`, `Pet sitting and dog walking`.
+pub fn kinds(label: &str) -> Vec<String> {
+    /// Words that name a part of the first kind's field, not a thing of their own.
+    const DEPENDENT: &[&str] = &[
+        "accessories",
+        "add-ons",
+        "care",
+        "certification",
+        "certifications",
+        "consumables",
+        "extras",
+        "furnishings",
+        "installation",
+        "maintenance",
+        "parts",
+        "ratings",
+        "refills",
+        "repairs",
+        "reviews",
+        "servicing",
+        "spares",
+        "supplies",
+        "upgrades",
+    ];
+    const NOT_KINDS: &[&str] = &[
+        "the", "a", "an", "other", "more", "related", "similar", "all", "any", "much", "so",
+    ];
+    let label = label.trim();
+    let (head, tail) = split_post_modifier(label);
+    let Some((first, rest)) = head.split_once(" and ") else {
+        return Vec::new();
+    };
+    let first_words: Vec<&str> = first.split_whitespace().collect();
+    let rest_words: Vec<&str> = rest.split_whitespace().collect();
+    let (Some(first_last), Some(rest_first), Some(rest_last)) =
+        (first_words.last(), rest_words.first(), rest_words.last())
+    else {
+        return Vec::new();
+    };
+    // `Buying bedding and bath linens direct`: an action on two things is one topic.
+    let action = first_words.len() > 1 && is_activity_phrase(&label.to_lowercase());
+    if action
+        || rest.contains(" and ")
+        || first.contains(',')
+        || NOT_KINDS.contains(&rest_first.to_lowercase().as_str())
+    {
+        return Vec::new();
+    }
+    let first_last = first_last.to_lowercase();
+    let rest_last = rest_last.to_lowercase();
+    let with_tail = |kind: String| format!("{kind}{tail}");
+    let first_plural = is_plural(&first_last);
+    if rest_words.len() == 1 {
+        if !first_plural {
+            return Vec::new();
+        }
+        if DEPENDENT.contains(&rest_last.as_str()) {
+            let subject = match first_words.split_last() {
+                Some((_, stem)) if !stem.is_empty() => stem.join(" "),
+                _ => singular(first),
+            };
+            return vec![
+                with_tail(first.to_owned()),
+                with_tail(format!("{subject} {rest}")),
+            ];
+        }
+        if !is_plural(&rest_last) {
+            return Vec::new();
+        }
+        return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];
+    }
+    // Two phrases: whole things when the first is plural, a single material
+    // (`Yarn and knitting supplies`), or an activity beside another (`Pet sitting and
+    // dog walking`); otherwise the first is a modifier that shares the second's head.
+    // A gerund shares a counted head (`Knitting and crochet kits`, `Cleaning and pest
+    // control services`); a material does not (`yarn supplies`).
+    let first_whole = first_plural
+        || (first_words.len() == 1
+            && MASS.contains(&first_last.as_str())
+            && !first_last.ends_with("ing"))
+        || (!is_plural(&rest_last) && (is_mass(&first_last) || is_gerund(&first_last)));
+    if first_whole {
+        return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];
+    }
+    // A head that does not count shares itself only with a word that can only be a
+    // modifier (a holiday, a standard's number, an acronym, an adjective): `Repository
+    // and renewal tracking` is two things, `Diwali and corporate gifting` one kind each.
+    let modifier_only = |word: &str| {
+        let lower = word.to_lowercase();
+        crate::generate::text::is_proper_word(word)
+            || crate::generate::text::is_acronym(word)
+            || word.chars().any(|c| c.is_ascii_digit())
+            || ["al", "ic", "ous", "ive", "ful", "less", "'s", "s'"]
+                .iter()
+                .any(|end| lower.ends_with(end))
+            || [
+                "indoor", "outdoor", "front", "rear", "hot", "cold", "mens", "womens", "kids",
+                "new", "used", "small", "large",
+            ]
+            .contains(&lower.as_str())
+    };
+    if !is_plural(&rest_last) && !first_words.iter().any(|w| modifier_only(w)) {
+        return Vec::new();
+    }
+    // The second phrase's words parallel to the first are its own; the rest is shared
+    // (`outdoor | first aid kits`, `ISO 45001 | certification`).
+    let own = first_words.len().min(rest_words.len() - 1);
+    let shared = rest_words[own..].join(" ");
+    vec![
+        with_tail(format!("{first} {shared}")),
+        with_tail(rest.to_owned()),
+    ]
+}
+
+/// What a shop's category sells when the category names the shop (`yarn and knitting
+/// supplies shop` → `yarn and knitting supplies`); `None` when it names no shop, or no
+/// goods a sentence can buy (`running shop`).
+pub fn without_shop(category: &str) -> Option<String> {
+    const SHOPS: &[&str] = &[
+        "shop",
+        "shops",
+        "store",
+        "stores",
+        "retailer",
+        "retailers",
+        "stockist",
+        "boutique",
+        "e-shop",
+        "webshop",
+        "outlet",
+    ];
+    let words: Vec<&str> = category.split_whitespace().collect();
+    let (last, rest) = words.split_last()?;
+    if !SHOPS.contains(&last.to_lowercase().as_str()) {
+        return None;
+    }
+    let rest: Vec<&str> = rest
+        .iter()
+        .copied()
+        .skip_while(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "online" | "specialist" | "independent"
+            )
+        })
+        .collect();
+    let goods = rest.join(" ");
+    // `running shop` or `online shop` says no goods a sentence can name.
+    let head = rest.last()?.to_lowercase();
+    (is_plural(&head) || MASS.contains(&head.as_str())).then_some(goods)
 }
 
 fn split_post_modifier(text: &str) -> (&str, &str) {
@@ -1338,14 +1513,40 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
         let (before, word) = (words[i - 1].to_lowercase(), words[i].to_lowercase());
         // `marketing teams`: the -ing word modifies a head naming people; `brands
         // shipping goods`: it is a participle with its object.
+        // Only a head naming people or a group follows such a modifier (`wine tourists
+        // planning trips`, `surf shops stocking boards` are participles).
         let noun_follows = words.get(i + 1).is_some_and(|next| {
-            let next = next.to_lowercase();
-            is_plural(&next)
-                && ![
-                    "goods", "products", "items", "orders", "parcels", "things", "services",
-                    "homes", "houses", "cars", "loads",
-                ]
-                .contains(&next.as_str())
+            [
+                "teams",
+                "managers",
+                "departments",
+                "professionals",
+                "leads",
+                "agencies",
+                "companies",
+                "firms",
+                "businesses",
+                "owners",
+                "officers",
+                "directors",
+                "buyers",
+                "specialists",
+                "engineers",
+                "students",
+                "clubs",
+                "schools",
+                "centres",
+                "centers",
+                "groups",
+                "coaches",
+                "instructors",
+                "consultants",
+                "executives",
+                "heads",
+                "pros",
+                "experts",
+            ]
+            .contains(&next.to_lowercase().as_str())
         });
         word.len() > 4
             && word.ends_with("ing")
@@ -1385,7 +1586,26 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
         }
         short = words[..words.len() - 1].join(" ");
     }
+    // `nervous drivers and people returning to driving`: a vague second group cut to
+    // its head says nothing; the first stands for the audience.
+    if let Some((first, second)) = short.rsplit_once(" and ")
+        && VAGUE.contains(&second.to_lowercase().as_str())
+        && !first.is_empty()
+    {
+        short = first.to_owned();
+    }
     if short.is_empty() || VAGUE.contains(&short.to_lowercase().as_str()) {
+        // `people who took a DNA test and want to understand their matches`: the
+        // clause that says who they are, without what else they want.
+        if let Some(at) = text.find(" who ") {
+            let clause = &text[at + 5..];
+            let end = [" and ", ", ", " because ", " so "]
+                .iter()
+                .filter_map(|marker| clause.find(marker))
+                .min()
+                .unwrap_or(clause.len());
+            return format!("{} who {}", text[..at].trim(), clause[..end].trim());
+        }
         return text;
     }
     list_audience(&short, &text).unwrap_or(short)
@@ -1824,6 +2044,24 @@ pub fn is_supply_line(label: &str) -> bool {
 
 /// How a customer gets what a marketplace lists: `book` stays and repairs, `hire` people.
 pub fn marketplace_verb(noun: &Noun) -> (&'static str, &'static str) {
+    // Made-to-order work (`CNC machining`, `sheet metal fabrication`) is ordered.
+    if [
+        "machining",
+        "fabrication",
+        "printing",
+        "molding",
+        "moulding",
+        "casting",
+        "manufacturing",
+        "production",
+        "prototyping",
+        "forging",
+        "engraving",
+    ]
+    .contains(&noun.head().as_str())
+    {
+        return ("order", "ordering");
+    }
     // An activity (`private tutoring`, `dog walking`) is booked; its people are hired.
     if is_gerund(&noun.head()) {
         return ("book", "booking");
@@ -1987,6 +2225,126 @@ pub fn fallback_offer(model: BusinessModel, brand: &str) -> (String, Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shop_category_is_read_as_its_goods() {
+        assert_eq!(
+            without_shop("yarn and knitting supplies shop").as_deref(),
+            Some("yarn and knitting supplies")
+        );
+        assert_eq!(
+            without_shop("online furniture store").as_deref(),
+            Some("furniture")
+        );
+        assert_eq!(
+            without_shop("Specialist tea retailer").as_deref(),
+            Some("tea")
+        );
+        assert_eq!(without_shop("running shop"), None);
+        assert_eq!(without_shop("online shop"), None);
+        assert_eq!(without_shop("shop"), None);
+        assert_eq!(without_shop("first aid supplies"), None);
+    }
+
+    #[test]
+    fn joined_labels_are_read_as_their_kinds() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "Vehicle and outdoor first aid kits",
+                &["Vehicle first aid kits", "outdoor first aid kits"],
+            ),
+            (
+                "EV and time-of-use plans",
+                &["EV plans", "time-of-use plans"],
+            ),
+            (
+                "ISO 14001 and ISO 45001 certification",
+                &["ISO 14001 certification", "ISO 45001 certification"],
+            ),
+            (
+                "Diwali and corporate gifting",
+                &["Diwali gifting", "corporate gifting"],
+            ),
+            (
+                "Beginner knitting and crochet kits",
+                &["Beginner knitting kits", "crochet kits"],
+            ),
+            ("Natural and timber play", &["Natural play", "timber play"]),
+            (
+                "Knitting needles and crochet hooks",
+                &["Knitting needles", "crochet hooks"],
+            ),
+            (
+                "Soft tops and beginner boards",
+                &["Soft tops", "beginner boards"],
+            ),
+            (
+                "First aid refills and consumables",
+                &["First aid refills", "First aid consumables"],
+            ),
+            (
+                "Laptops and accessories",
+                &["Laptops", "Laptop accessories"],
+            ),
+            ("Tents and awnings", &["Tents", "awnings"]),
+            (
+                "Wine ratings and reviews",
+                &["Wine ratings", "Wine reviews"],
+            ),
+            ("Yarn and knitting supplies", &["Yarn", "knitting supplies"]),
+            ("Wool and merino yarn", &["Wool", "merino yarn"]),
+            (
+                "Prototyping and low-volume production",
+                &["Prototyping", "low-volume production"],
+            ),
+            (
+                "Pet sitting and dog walking",
+                &["Pet sitting", "dog walking"],
+            ),
+            (
+                "Knitting and crochet kits",
+                &["Knitting kits", "crochet kits"],
+            ),
+            (
+                "Accounting and payroll services",
+                &["Accounting services", "payroll services"],
+            ),
+            (
+                "Tax and accounting services",
+                &["Tax services", "accounting services"],
+            ),
+            (
+                "Indoor and outdoor furniture for schools",
+                &[
+                    "Indoor furniture for schools",
+                    "outdoor furniture for schools",
+                ],
+            ),
+        ];
+        for (label, want) in cases {
+            assert_eq!(kinds(label), *want, "{label}");
+        }
+        // One thing, or a reading we cannot be sure of: the label stays whole.
+        for label in [
+            "Managed detection and response",
+            "Mid lengths and fish",
+            "Pottery and terracotta",
+            "Free articles and research",
+            "Wool and the Gang",
+            "Pets and other animals",
+            "Bread, cakes and pastries",
+            "Repository and renewal tracking",
+            "Buying bedding and bath linens direct from the brand",
+            "Booking pet sitting and dog walking in an app",
+            "Brass and metal craft",
+            "Trail running shoes",
+            "Salt and pepper and spice",
+            " and ",
+            "and kits",
+        ] {
+            assert!(kinds(label).is_empty(), "{label}: {:?}", kinds(label));
+        }
+    }
 
     #[test]
     fn sales_regions_are_named_but_not_used_as_places() {
@@ -2382,6 +2740,35 @@ mod tests {
             "HR managers"
         );
         assert_eq!(short_audience("CTOs at Series A startups", &[]), "CTOs");
+        for (description, short) in [
+            (
+                "wine tourists planning trips to Stellenbosch, Franschhoek and Constantia",
+                "wine tourists",
+            ),
+            (
+                "independent surf shops stocking boards",
+                "independent surf shops",
+            ),
+            (
+                "amateur genealogists tracing ancestors back before 1900",
+                "amateur genealogists",
+            ),
+            (
+                "nervous drivers and people returning to driving",
+                "nervous drivers",
+            ),
+            (
+                "people who took a DNA test and want to understand their matches",
+                "people who took a DNA test",
+            ),
+            (
+                "Americans and Canadians with Irish ancestry researching their family tree",
+                "Americans and Canadians",
+            ),
+            ("B2B SaaS marketing teams", "B2B SaaS marketing teams"),
+        ] {
+            assert_eq!(short_audience(description, &[]), short, "{description}");
+        }
         assert_eq!(short_audience("home cooks on a budget", &[]), "home cooks");
         assert_eq!(
             short_audience("families in Melbourne", &[]),

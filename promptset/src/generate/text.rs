@@ -44,7 +44,7 @@ pub fn is_acronym(word: &str) -> bool {
 
 /// Holidays, months, days and demonyms keep their capital in running text (`gifts for
 /// Christmas`, not `gifts for christmas`).
-fn is_proper_word(word: &str) -> bool {
+pub(crate) fn is_proper_word(word: &str) -> bool {
     const PROPER: &[&str] = &[
         "christmas",
         "easter",
@@ -98,11 +98,36 @@ fn is_proper_word(word: &str) -> bool {
         "californian",
         "londoner",
         "londoners",
+        "australian",
+        "chinese",
+        "japanese",
+        "korean",
+        "mexican",
+        "brazilian",
+        "swiss",
+        "swedish",
+        "norwegian",
+        "danish",
+        "finnish",
+        "african",
+        "asian",
+        "singaporean",
+        "nigerian",
+        "kenyan",
+        "filipino",
+        "portuguese",
+        "greek",
+        "turkish",
+        "austrian",
+        "belgian",
     ];
     let lower = word
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
         .to_lowercase();
-    word.chars().next().is_some_and(char::is_uppercase) && PROPER.contains(&lower.as_str())
+    // `Americans`, `Canadians`: the plural of a demonym is one too.
+    let singular = lower.strip_suffix('s').unwrap_or(&lower);
+    word.chars().next().is_some_and(char::is_uppercase)
+        && (PROPER.contains(&lower.as_str()) || PROPER.contains(&singular))
 }
 
 /// Upper-cases the first letter, for topic names built from running text.
@@ -540,12 +565,21 @@ impl Casing {
                 }
             }
         }
-        // Keywords are typed in lower case (`ux course`): only a proper word the brief
-        // also writes as a word (`nail polish`) is dropped, never an acronym.
+        // Keywords are typed in lower case (`ux course`, `scottish records`): only a
+        // proper word the brief also writes as a word (`nail polish`) is dropped, never
+        // an acronym or a demonym.
+        const ALSO_WORDS: &[&str] = &["polish"];
         Casing(
             cased
                 .into_iter()
-                .filter(|(lower, (_, acronym))| *acronym || !lowered.contains(lower))
+                .filter(|(lower, (_, acronym))| {
+                    *acronym
+                        || !lowered.contains(lower)
+                        || (["an", "ans", "ish", "ese"]
+                            .iter()
+                            .any(|end| lower.ends_with(end))
+                            && !ALSO_WORDS.contains(&lower.as_str()))
+                })
                 .map(|(lower, (word, _))| (lower, word))
                 .collect(),
         )
@@ -604,6 +638,8 @@ mod casing_tests {
             "Series A startups with a History podcast Chef",
             "For teams. These teams like Polish food and nail polish.",
             "for Americans and Canadians",
+            "Irish and Scottish records subscription",
+            "scottish records online",
             "IT services",
             "Best Carry-On Luggage",
         ]);
@@ -619,6 +655,11 @@ mod casing_tests {
         assert_eq!(
             restored("Which tours suit americans?"),
             "Which tours suit Americans?"
+        );
+        // A demonym the brief's keywords type in lower case is still a demonym.
+        assert_eq!(
+            restored("How good is its scottish records subscription?"),
+            "How good is its Scottish records subscription?"
         );
         assert_eq!(
             restored("Is it worth it, and can i cancel?"),

@@ -504,6 +504,19 @@ fn infer_offer(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> No
         }
     }
     if let Some(category) = category {
+        // A shop's category may name the shop (`yarn and knitting supplies shop`): its
+        // customers buy what it sells, not shops.
+        if model == BusinessModel::Ecommerce
+            && let Some(goods) = phrasing::without_shop(category)
+        {
+            let noun = parse(&goods);
+            inferences.push(format!(
+                "the category `{}` names a shop; prompts speak of what it sells, `{}`; set `offering` to change it",
+                category.trim(),
+                noun.bare
+            ));
+            return noun;
+        }
         return parse(category);
     }
     if let Some(line) = brief.core_product_lines.first() {
