@@ -1776,6 +1776,16 @@ impl FillContext<'_> {
         let product = match (&product_line, topic.topic_type) {
             (Some(line), _) => noun(line),
             (None, crate::model::TopicType::ProductCategory) => noun(&topic.name),
+            // The offering of two kinds (`campervans and caravans`) is one kind at a time
+            // too, but for a publication, whose banks name its genre whole (`video game
+            // news and review sites`).
+            (None, _)
+                if english
+                    && brief.business_model != crate::brief::BusinessModel::ContentMedia
+                    && !phrasing::kinds(&self.plan.offer.bare).is_empty() =>
+            {
+                noun(&self.plan.offer.bare)
+            }
             (None, _) => self.plan.offer.clone(),
         };
         let mut keywords: Vec<String> = topic.keywords.clone();

@@ -241,6 +241,24 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "motorbike",
         "motorcycle",
         "antique",
+        // Things made by hand and sold by their makers (`handmade crafts`, `brass idols`).
+        "handmade",
+        "craft",
+        "handicraft",
+        "decor",
+        "homeware",
+        "textile",
+        "art",
+        "artwork",
+        "jewellery",
+        "jewelry",
+        "pottery",
+        "ceramic",
+        "furnishing",
+        "toy",
+        "rug",
+        "carpet",
+        "idol",
     ];
     const RENTAL: &[&str] = &["rental", "rent", "hire", "leasing"];
     const EQUIPMENT: &[&str] = &[

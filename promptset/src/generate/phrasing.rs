@@ -655,10 +655,16 @@ pub fn kinds(label: &str) -> Vec<String> {
     // dog walking`); otherwise the first is a modifier that shares the second's head.
     // A gerund shares a counted head (`Knitting and crochet kits`, `Cleaning and pest
     // control services`); a material does not (`yarn supplies`).
+    let ing = first_last.ends_with("ing");
     let first_whole = first_plural
         || (first_words.len() == 1
-            && MASS.contains(&first_last.as_str())
-            && !first_last.ends_with("ing"))
+            && if ing {
+                // `bedding`, `roofing`: things, not actions, and not a field of work
+                // (`accounting and payroll services` share `services`).
+                !MASS.contains(&first_last.as_str()) && !is_gerund(&first_last)
+            } else {
+                MASS.contains(&first_last.as_str())
+            })
         || (!is_plural(&rest_last) && (is_mass(&first_last) || is_gerund(&first_last)));
     if first_whole {
         return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];

@@ -603,10 +603,20 @@ impl Casing {
                     at + piece[at..].chars().next().map_or(1, char::len_utf8)
                 });
             let word = &piece[start..end.max(start)];
+            // Holidays and demonyms are names wherever a keyword types them (`diwali
+            // gifts`), though the brief wrote them only first in a label.
+            let capitalised;
             let restored = if word == "i" {
                 Some("I")
             } else if !word.is_empty() && word.chars().all(|c| !c.is_uppercase()) {
-                self.0.get(word).map(String::as_str)
+                match self.0.get(word) {
+                    Some(cased) => Some(cased.as_str()),
+                    None => {
+                        capitalised = title(word);
+                        (word != "march" && is_proper_word(&capitalised))
+                            .then_some(capitalised.as_str())
+                    }
+                }
             } else {
                 None
             };
@@ -655,6 +665,10 @@ mod casing_tests {
         assert_eq!(
             restored("Which tours suit americans?"),
             "Which tours suit Americans?"
+        );
+        assert_eq!(
+            restored("What are the best diwali gifts for march?"),
+            "What are the best Diwali gifts for march?"
         );
         // A demonym the brief's keywords type in lower case is still a demonym.
         assert_eq!(
