@@ -590,10 +590,13 @@ pub fn kinds(label: &str) -> Vec<String> {
         "certifications",
         "consumables",
         "extras",
+        "fees",
         "furnishings",
         "installation",
         "maintenance",
         "parts",
+        "prices",
+        "rates",
         "ratings",
         "refills",
         "repairs",
@@ -632,7 +635,10 @@ pub fn kinds(label: &str) -> Vec<String> {
     let with_tail = |kind: String| format!("{kind}{tail}");
     let first_plural = is_plural(&first_last);
     if rest_words.len() == 1 {
-        if !first_plural {
+        // A word that needs a subject takes the first kind's (`Wine ratings and reviews`
+        // → `wine reviews`, `Laptops and accessories` → `laptop accessories`); a plural
+        // of its own stands alone (`Plant pots and planters` → `planters`).
+        if !(first_plural || is_mass(&first_last)) {
             return Vec::new();
         }
         if DEPENDENT.contains(&rest_last.as_str()) {
@@ -645,7 +651,7 @@ pub fn kinds(label: &str) -> Vec<String> {
                 with_tail(format!("{subject} {rest}")),
             ];
         }
-        if !is_plural(&rest_last) {
+        if !first_plural || !is_plural(&rest_last) {
             return Vec::new();
         }
         return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];
@@ -687,6 +693,14 @@ pub fn kinds(label: &str) -> Vec<String> {
             .contains(&lower.as_str())
     };
     if !is_plural(&rest_last) && !first_words.iter().any(|w| modifier_only(w)) {
+        return Vec::new();
+    }
+    // A phrase of its own before `and` shares nothing: `Egg freezing cost and success
+    // rates` is no `egg freezing cost rates`.
+    if first_words.len() > 1
+        && !is_gerund(&first_last)
+        && !modifier_only(first_words[first_words.len() - 1])
+    {
         return Vec::new();
     }
     // The second phrase's words parallel to the first are its own; the rest is shared
@@ -2294,6 +2308,11 @@ mod tests {
             ),
             ("Tents and awnings", &["Tents", "awnings"]),
             (
+                "Freight market news and rates",
+                &["Freight market news", "Freight market rates"],
+            ),
+            ("Plant pots and planters", &["Plant pots", "planters"]),
+            (
                 "Wine ratings and reviews",
                 &["Wine ratings", "Wine reviews"],
             ),
@@ -2340,6 +2359,7 @@ mod tests {
             "Pets and other animals",
             "Bread, cakes and pastries",
             "Repository and renewal tracking",
+            "Egg freezing cost and success rates",
             "Buying bedding and bath linens direct from the brand",
             "Booking pet sitting and dog walking in an app",
             "Brass and metal craft",
