@@ -153,7 +153,7 @@ fn every_held_out_brief_gives_a_full_valid_set() {
             }
         }
     }
-    assert!(paths.len() >= 105, "held-out briefs: {}", paths.len());
+    assert!(paths.len() >= 119, "held-out briefs: {}", paths.len());
     for path in paths {
         for seed in 0..3 {
             let name = format!("{} seed {seed}", path.display());
@@ -641,6 +641,36 @@ fn every_template_file_is_embedded() {
 /// A priority topic of the brief keeps only prompts that say its own words, and the
 /// brief's keywords come back as the questions a person would type (issue 8: generic
 /// questions filed under `Luggage warranty and durability` that never named it).
+#[test]
+fn a_brief_in_another_language_is_not_pasted_into_english_prompts() {
+    // Brazilian Portuguese labels and keywords; prompts are written in English, the only
+    // language with templates besides Chinese.
+    let path = root().join("fixtures/prompt-quality/unseen/session-29/h/saas-event-ticketing.yaml");
+    let json = generate(&path, &Options::default());
+    let set: PromptSet<'_> = serde_json::from_str(&json).expect("a prompt set");
+    assert_eq!(
+        set.prompts.len(),
+        50,
+        "topics named in Portuguese still fill the set"
+    );
+    for prompt in &set.prompts {
+        for word in ["ingressos", "convidados", "evento ", "taxa "] {
+            assert!(
+                !prompt.prompt.to_lowercase().contains(word),
+                "`{}` pastes the brief's Portuguese into English",
+                prompt.prompt
+            );
+        }
+    }
+    let inferences: Vec<&String> = set.client_summary.key_inferences.iter().flatten().collect();
+    assert!(
+        inferences
+            .iter()
+            .any(|i| i.contains("taken to be in its languages (pt-BR, pt-PT)")),
+        "{inferences:#?}"
+    );
+}
+
 #[test]
 fn a_priority_topic_keeps_to_its_words_and_asks_its_keywords() {
     let path = root().join("fixtures/prompt-quality/unseen/session-27/f/ecommerce-luggage.yaml");

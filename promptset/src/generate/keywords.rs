@@ -1311,6 +1311,14 @@ fn split_place<'a>(words: &[&'a str], lexicon: &Lexicon) -> (Vec<&'a str>, Strin
         // preposition goes with its place.
         let (end, preposition) = match before.as_str() {
             "in" | "near" if n > size + 1 => (n - size - 1, before.clone()),
+            // `golf courses in the Algarve`: the article goes too (`place_name` gives
+            // the place its own).
+            "the"
+                if n > size + 2
+                    && matches!(words[n - size - 2].to_lowercase().as_str(), "in" | "near") =>
+            {
+                (n - size - 2, words[n - size - 2].to_lowercase())
+            }
             _ => (n - size, "in".to_owned()),
         };
         return (
@@ -1548,6 +1556,11 @@ mod tests {
                 "boutique hotels in Lisbon",
                 Marketplace,
                 "What are the best boutique hotels in Lisbon?",
+            ),
+            (
+                "best golf courses in the Algarve",
+                Other,
+                "What are the best golf courses in the Algarve?",
             ),
             (
                 "kids museum Rotterdam",

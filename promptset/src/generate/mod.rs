@@ -283,6 +283,7 @@ impl Generator {
             readings,
             casing,
             demand: OnceCell::new(),
+            foreign: in_other_language(brief, language_code),
             lexicon,
             topic_words: &word_cells[index],
             asked: &asked_cells[index],
@@ -462,7 +463,14 @@ impl Generator {
         // Handing a slot on is how the set avoids asking twice, not a fault of the brief:
         // key inferences say so, warnings do not.
         plan.inferences.extend(dry);
-        if language == "en" {
+        if in_other_language(brief, &language) {
+            if plan.topics.iter().any(|t| !t.keywords.is_empty()) {
+                plan.inferences.push(format!(
+                    "the brief's keywords and topic names are taken to be in its languages ({}), not in `{language}`: no keyword is asked as a question and prompts are not held to the topic names' words",
+                    brief.languages.join(", ")
+                ));
+            }
+        } else if language == "en" {
             plan.inferences
                 .extend(keyword_note(brief, lexicon, &plan.topics, &filled));
         }
@@ -860,6 +868,18 @@ fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut V
     }
 }
 
+/// Whether the prompts are written in English while the brief names only other
+/// languages (`pt-BR`): its keywords and topic names are then in those languages, and
+/// neither reads as an English question nor can be looked for in English prompts.
+fn in_other_language(brief: &Brief, language: &str) -> bool {
+    language == "en"
+        && !brief.languages.is_empty()
+        && !brief
+            .languages
+            .iter()
+            .any(|l| l.trim().to_lowercase().starts_with("en"))
+}
+
 fn keyword_note(
     brief: &Brief,
     lexicon: &keywords::Lexicon,
@@ -1237,6 +1257,8 @@ struct FillContext<'a> {
     casing: &'a text::Casing,
     /// The audiences the topic's slots rotate through (see [`Self::demand`]).
     demand: OnceCell<Vec<usize>>,
+    /// The brief is written in languages the prompts are not (see [`in_other_language`]).
+    foreign: bool,
     /// The words of a priority topic's name that are its own (see
     /// [`Self::says_nothing_of_topic`]).
     topic_words: &'a OnceCell<Vec<String>>,
@@ -1477,6 +1499,7 @@ impl FillContext<'_> {
                 || marked
                 || phrasing::is_supply_line(&topic.name)
                 || self.language != "en"
+                || self.foreign
             {
                 return Vec::new();
             }
@@ -1519,7 +1542,7 @@ impl FillContext<'_> {
     /// the set does not ask yet, as a discovery prompt.
     fn keyword_question(&self, stage: FunnelStage, taken: &[Filled]) -> Option<Filled> {
         let asked = self.asked.get_or_init(|| {
-            if self.language != "en" {
+            if self.language != "en" || self.foreign {
                 return Vec::new();
             }
             self.topic

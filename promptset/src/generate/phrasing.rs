@@ -37,6 +37,7 @@ const MASS: &[&str] = &[
     "clothing",
     "coffee",
     "collagen",
+    "compliance",
     "compost",
     "content",
     "control",
@@ -65,6 +66,7 @@ const MASS: &[&str] = &[
     "fuel",
     "furniture",
     "gear",
+    "governance",
     "granola",
     "haircare",
     "healthcare",
@@ -566,8 +568,9 @@ impl Noun {
     }
 }
 
-/// The kinds a label joined by `and` names, each a label of its own, or nothing when the
-/// label names one thing (`managed detection and response`) or the reading is unsure.
+/// The kinds a label joined by `and` names, each a label of its own; one when the label
+/// joins a standard to what it governs (`NIS2 and compliance`); nothing when the label
+/// names one thing (`managed detection and response`) or the reading is unsure.
 /// Readers reject a joined label pasted into a question (`What should I look for in
 /// vehicle and outdoor first aid kits?`); one kind at a time reads as people ask.
 ///
@@ -588,6 +591,7 @@ pub fn kinds(label: &str) -> Vec<String> {
         "care",
         "certification",
         "certifications",
+        "compliance",
         "consumables",
         "extras",
         "fees",
@@ -634,14 +638,35 @@ pub fn kinds(label: &str) -> Vec<String> {
     let rest_last = rest_last.to_lowercase();
     let with_tail = |kind: String| format!("{kind}{tail}");
     let first_plural = is_plural(&first_last);
+    // A word that can only be a modifier: a holiday, a standard's number, an acronym,
+    // an adjective.
+    let modifier_only = |word: &str| {
+        let lower = word.to_lowercase();
+        crate::generate::text::is_proper_word(word)
+            || crate::generate::text::is_acronym(word)
+            || word.chars().any(|c| c.is_ascii_digit())
+            || ["al", "ic", "ous", "ive", "ful", "less", "'s", "s'"]
+                .iter()
+                .any(|end| lower.ends_with(end))
+            || [
+                "indoor", "outdoor", "front", "rear", "hot", "cold", "mens", "womens", "kids",
+                "new", "used", "small", "large",
+            ]
+            .contains(&lower.as_str())
+    };
     if rest_words.len() == 1 {
         // A word that needs a subject takes the first kind's (`Wine ratings and reviews`
         // → `wine reviews`, `Laptops and accessories` → `laptop accessories`); a plural
         // of its own stands alone (`Plant pots and planters` → `planters`).
+        let dependent = DEPENDENT.contains(&rest_last.as_str());
         if !(first_plural || is_mass(&first_last)) {
+            // `NIS2 and compliance`: one kind, the standard's compliance.
+            if dependent && first_words.len() == 1 && modifier_only(first) {
+                return vec![with_tail(format!("{first} {rest}"))];
+            }
             return Vec::new();
         }
-        if DEPENDENT.contains(&rest_last.as_str()) {
+        if dependent {
             let subject = match first_words.split_last() {
                 Some((_, stem)) if !stem.is_empty() => stem.join(" "),
                 _ => singular(first),
@@ -654,7 +679,19 @@ pub fn kinds(label: &str) -> Vec<String> {
         if !first_plural || !is_plural(&rest_last) {
             return Vec::new();
         }
-        return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];
+        // `Commercial fridges and freezers`, `Underbench fridges and freezers`: the
+        // modifier stays with both, unless the second word already holds it (`Plant
+        // pots and planters`).
+        let second = match first_words.split_last() {
+            Some((_, stem))
+                if !stem.is_empty()
+                    && !rest_last.starts_with(&stem[stem.len() - 1].to_lowercase()) =>
+            {
+                format!("{} {rest}", stem.join(" "))
+            }
+            _ => rest.to_owned(),
+        };
+        return vec![with_tail(first.to_owned()), with_tail(second)];
     }
     // Two phrases: whole things when the first is plural, a single material
     // (`Yarn and knitting supplies`), or an activity beside another (`Pet sitting and
@@ -678,20 +715,6 @@ pub fn kinds(label: &str) -> Vec<String> {
     // A head that does not count shares itself only with a word that can only be a
     // modifier (a holiday, a standard's number, an acronym, an adjective): `Repository
     // and renewal tracking` is two things, `Diwali and corporate gifting` one kind each.
-    let modifier_only = |word: &str| {
-        let lower = word.to_lowercase();
-        crate::generate::text::is_proper_word(word)
-            || crate::generate::text::is_acronym(word)
-            || word.chars().any(|c| c.is_ascii_digit())
-            || ["al", "ic", "ous", "ive", "ful", "less", "'s", "s'"]
-                .iter()
-                .any(|end| lower.ends_with(end))
-            || [
-                "indoor", "outdoor", "front", "rear", "hot", "cold", "mens", "womens", "kids",
-                "new", "used", "small", "large",
-            ]
-            .contains(&lower.as_str())
-    };
     if !is_plural(&rest_last) && !first_words.iter().any(|w| modifier_only(w)) {
         return Vec::new();
     }
@@ -2312,6 +2335,19 @@ mod tests {
                 &["Freight market news", "Freight market rates"],
             ),
             ("Plant pots and planters", &["Plant pots", "planters"]),
+            (
+                "Commercial fridges and freezers",
+                &["Commercial fridges", "Commercial freezers"],
+            ),
+            (
+                "Underbench fridges and freezers",
+                &["Underbench fridges", "Underbench freezers"],
+            ),
+            ("NIS2 and compliance", &["NIS2 compliance"]),
+            (
+                "ELD and HOS compliance",
+                &["ELD compliance", "HOS compliance"],
+            ),
             (
                 "Wine ratings and reviews",
                 &["Wine ratings", "Wine reviews"],
