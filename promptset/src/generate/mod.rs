@@ -290,12 +290,14 @@ impl Generator {
             topic_vars: {
                 // A topic named by two kinds (`Vehicle and outdoor first aid kits`) speaks of
                 // one at a time (see [`phrasing::kinds`]).
-                let named = topics[index]
-                    .subject
-                    .as_deref()
-                    .unwrap_or(&topics[index].name);
+                let named = text::without_aside(
+                    topics[index]
+                        .subject
+                        .as_deref()
+                        .unwrap_or(&topics[index].name),
+                );
                 let kinds = if language_code == "en" {
-                    phrasing::kinds(named)
+                    phrasing::kinds(&named)
                 } else {
                     Vec::new()
                 };
@@ -466,7 +468,7 @@ impl Generator {
         if in_other_language(brief, &language) {
             if plan.topics.iter().any(|t| !t.keywords.is_empty()) {
                 plan.inferences.push(format!(
-                    "the brief's keywords and topic names are taken to be in its languages ({}), not in `{language}`: no keyword is asked as a question and prompts are not held to the topic names' words",
+                    "the brief's keywords and topic names are taken to be in its languages ({}), not in `{language}`: no keyword is asked as a question and prompts are not held to the topic names' words; name topics and product lines in `{language}` for prompts that use them",
                     brief.languages.join(", ")
                 ));
             }
@@ -1790,10 +1792,16 @@ impl FillContext<'_> {
         // A label joined by `and` (`Vehicle and outdoor first aid kits`) is asked about one
         // kind at a time, the kinds taking turns over the topic's slots.
         let turn = (slot + attempt + offsets[2]) / topic.related_product_lines.len().max(1);
-        let noun = |label: &str| match phrasing::kinds(label).as_slice() {
-            [] => topics::product_noun(label, brief.business_model, self.keep),
-            kinds => {
-                topics::product_noun(&kinds[turn % kinds.len()], brief.business_model, self.keep)
+        // An aside in brackets (`Defibrillators (AEDs)`) is not typed into a question.
+        let noun = |label: &str| {
+            let label = &*text::without_aside(label);
+            match phrasing::kinds(label).as_slice() {
+                [] => topics::product_noun(label, brief.business_model, self.keep),
+                kinds => topics::product_noun(
+                    &kinds[turn % kinds.len()],
+                    brief.business_model,
+                    self.keep,
+                ),
             }
         };
         let product = match (&product_line, topic.topic_type) {
@@ -2022,10 +2030,12 @@ impl FillContext<'_> {
             let model = fill.brief.business_model;
             let offer = &fill.plan.offer;
             let named = match kinds.get(kind) {
-                Some(one) => one.as_str(),
-                None => fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
+                Some(one) => Cow::Borrowed(one.as_str()),
+                None => {
+                    text::without_aside(fill.topic.subject.as_deref().unwrap_or(&fill.topic.name))
+                }
             };
-            let topic_text = phrase(named, fill.keep);
+            let topic_text = phrase(&named, fill.keep);
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]

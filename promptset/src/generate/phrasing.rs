@@ -736,10 +736,9 @@ pub fn kinds(label: &str) -> Vec<String> {
     ]
 }
 
-/// What a shop's category sells when the category names the shop (`yarn and knitting
-/// supplies shop` → `yarn and knitting supplies`); `None` when it names no shop, or no
-/// goods a sentence can buy (`running shop`).
-pub fn without_shop(category: &str) -> Option<String> {
+/// Whether a category names a shop (`Japanese kitchen knife store`, `climbing equipment
+/// retailer`) rather than what it sells.
+pub fn names_shop(category: &str) -> bool {
     const SHOPS: &[&str] = &[
         "shop",
         "shops",
@@ -753,11 +752,21 @@ pub fn without_shop(category: &str) -> Option<String> {
         "webshop",
         "outlet",
     ];
-    let words: Vec<&str> = category.split_whitespace().collect();
-    let (last, rest) = words.split_last()?;
-    if !SHOPS.contains(&last.to_lowercase().as_str()) {
+    category
+        .split_whitespace()
+        .last()
+        .is_some_and(|last| SHOPS.contains(&last.to_lowercase().as_str()))
+}
+
+/// What a shop's category sells when the category names the shop (`yarn and knitting
+/// supplies shop` → `yarn and knitting supplies`); `None` when it names no shop, or no
+/// goods a sentence can buy (`running shop`).
+pub fn without_shop(category: &str) -> Option<String> {
+    if !names_shop(category) {
         return None;
     }
+    let words: Vec<&str> = category.split_whitespace().collect();
+    let (_, rest) = words.split_last()?;
     let rest: Vec<&str> = rest
         .iter()
         .copied()
@@ -769,9 +778,20 @@ pub fn without_shop(category: &str) -> Option<String> {
         })
         .collect();
     let goods = rest.join(" ");
-    // `running shop` or `online shop` says no goods a sentence can name.
-    let head = rest.last()?.to_lowercase();
-    (is_plural(&head) || MASS.contains(&head.as_str())).then_some(goods)
+    // `running shop` or `online shop` says no goods a sentence can name; one thing of a
+    // kind stands for the kind (`Japanese kitchen knife store` sells knives).
+    let last = rest.last()?;
+    let head = last.to_lowercase();
+    if is_plural(&head) || MASS.contains(&head.as_str()) {
+        return Some(goods);
+    }
+    if is_mass(&head) || crate::generate::text::is_acronym(last) {
+        return None;
+    }
+    let mut words = rest.clone();
+    let plural_head = plural(last);
+    *words.last_mut()? = &plural_head;
+    Some(words.join(" "))
 }
 
 fn split_post_modifier(text: &str) -> (&str, &str) {
@@ -1162,6 +1182,18 @@ pub fn plural(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("person") {
         return format!("{stem}people");
     }
+    // `knife` → `knives`, `shelf` → `shelves`; `cafe`, `roof`, `chef` and `belief` keep
+    // their f.
+    if lower.ends_with("knife") || lower.ends_with("wife") {
+        return format!("{}ves", &word[..word.len() - 2]);
+    }
+    if [
+        "leaf", "shelf", "half", "loaf", "wolf", "thief", "calf", "sheaf",
+    ]
+    .contains(&lower.as_str())
+    {
+        return format!("{}ves", &word[..word.len() - 1]);
+    }
     // French words in English perfume and cooking names: `eaux de parfum`, `gâteaux`.
     if lower.ends_with("eau") {
         return format!("{word}x");
@@ -1262,7 +1294,12 @@ pub fn place(market: &str) -> Place {
 /// retail chain` is a retailer, `BarkBox` a subscription. Only sellers of goods have
 /// such rivals: a gym chain beside a gym, or Dropbox beside a software vendor, is a rival
 /// of the same kind (`brand`), as is anything the words do not place.
-pub fn competitor_kind(name: &str, notes: Option<&str>, model: BusinessModel) -> CompetitorKind {
+pub fn competitor_kind(
+    name: &str,
+    notes: Option<&str>,
+    model: BusinessModel,
+    shop: bool,
+) -> CompetitorKind {
     if !matches!(
         model,
         BusinessModel::Ecommerce | BusinessModel::Manufacturer
@@ -1383,6 +1420,10 @@ pub fn competitor_kind(name: &str, notes: Option<&str>, model: BusinessModel) ->
         "supermarket",
         "outlet",
     ]) {
+        CompetitorKind::Retailer
+    } else if shop && notes.is_empty() {
+        // A shop's rivals, unless the notes say otherwise, are shops too (`Korin`,
+        // `Bergfreunde`): they sell, they do not make.
         CompetitorKind::Retailer
     } else {
         CompetitorKind::Brand
@@ -1537,7 +1578,9 @@ const VAGUE: &[&str] = &[
 /// when the description has no usable short form (it is then used as it stands, which
 /// the generator notes in `key_inferences`).
 pub fn short_audience(description: &str, keep: &[&str]) -> String {
-    let text = crate::generate::text::phrase(description, keep);
+    // `adult children (45-60)`: the aside is the brief's note, not what people say.
+    let description = crate::generate::text::without_aside(description);
+    let text = crate::generate::text::phrase(&description, keep);
     let padded = format!("{text} ");
     let mut cut = text.len();
     for marker in AUDIENCE_CUTS {
@@ -2270,6 +2313,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn knives_and_shelves_lose_their_f() {
+        assert_eq!(plural("knife"), "knives");
+        assert_eq!(plural("shelf"), "shelves");
+        assert_eq!(plural("cafe"), "cafes");
+        assert_eq!(plural("roof"), "roofs");
+        assert_eq!(plural("chef"), "chefs");
+    }
+
+    #[test]
     fn a_shop_category_is_read_as_its_goods() {
         assert_eq!(
             without_shop("yarn and knitting supplies shop").as_deref(),
@@ -2284,6 +2336,10 @@ mod tests {
             Some("tea")
         );
         assert_eq!(without_shop("running shop"), None);
+        assert_eq!(
+            without_shop("Japanese kitchen knife store").as_deref(),
+            Some("Japanese kitchen knives")
+        );
         assert_eq!(without_shop("online shop"), None);
         assert_eq!(without_shop("shop"), None);
         assert_eq!(without_shop("first aid supplies"), None);
@@ -2421,7 +2477,7 @@ mod tests {
     #[test]
     fn competitors_are_typed_from_notes_and_names() {
         use BusinessModel::{Ecommerce, Manufacturer, Saas, Services};
-        let kind = |name, notes, model| competitor_kind(name, notes, model);
+        let kind = |name, notes, model| competitor_kind(name, notes, model, false);
         assert_eq!(
             kind("Runners Need", Some("UK running retail chain"), Ecommerce),
             CompetitorKind::Retailer

@@ -130,6 +130,31 @@ pub(crate) fn is_proper_word(word: &str) -> bool {
         && (PROPER.contains(&lower.as_str()) || PROPER.contains(&singular))
 }
 
+/// A label without its asides in brackets (`Japanese chef knives (gyuto and santoku)` →
+/// `Japanese chef knives`, `Defibrillators (AEDs)` → `Defibrillators`): a note to the
+/// reader of the brief, never typed into a question.
+pub fn without_aside(label: &str) -> std::borrow::Cow<'_, str> {
+    if !label.contains('(') {
+        return std::borrow::Cow::Borrowed(label);
+    }
+    let mut out = String::with_capacity(label.len());
+    let mut depth = 0usize;
+    for c in label.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    if out.is_empty() {
+        std::borrow::Cow::Borrowed(label)
+    } else {
+        std::borrow::Cow::Owned(out)
+    }
+}
+
 /// Upper-cases the first letter, for topic names built from running text.
 pub fn title(text: &str) -> String {
     let mut chars = text.chars();
@@ -637,6 +662,22 @@ impl Casing {
 #[cfg(test)]
 mod casing_tests {
     use super::Casing;
+
+    #[test]
+    fn asides_are_dropped_from_labels() {
+        use super::without_aside;
+        assert_eq!(
+            without_aside("Japanese chef knives (gyuto and santoku)"),
+            "Japanese chef knives"
+        );
+        assert_eq!(without_aside("Defibrillators (AEDs)"), "Defibrillators");
+        assert_eq!(
+            without_aside("Tools (for pros) and parts"),
+            "Tools and parts"
+        );
+        assert_eq!(without_aside("(AEDs)"), "(AEDs)");
+        assert_eq!(without_aside("Plain label"), "Plain label");
+    }
 
     #[test]
     fn capitals_the_brief_writes_come_back() {

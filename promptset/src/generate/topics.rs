@@ -199,6 +199,13 @@ impl Lexicon {
             ));
         }
         let mut placed = Vec::new();
+        // A shop whose category says so (`Japanese kitchen knife store`).
+        let shop = brief.business_model == BusinessModel::Ecommerce
+            && brief
+                .optional_context
+                .get("category")
+                .and_then(|v| v.as_str())
+                .is_some_and(phrasing::names_shop);
         let rival_kinds: Vec<CompetitorKind> = brief
             .competitors
             .iter()
@@ -210,6 +217,7 @@ impl Lexicon {
                     &rival.name,
                     rival.notes.as_deref(),
                     brief.business_model,
+                    shop,
                 );
                 if kind != CompetitorKind::Brand {
                     placed.push(format!("`{}` as {}", rival.name.trim(), kind.as_str()));
