@@ -786,7 +786,17 @@ fn asked_with_modifier(
         }));
     }
     let head = &core[..at];
-    if preposition == "for" && core.len() == at + 2 && lower[at + 1] == "sale" {
+    // `horses for sale NSW`: what follows the sale is where.
+    if preposition == "for"
+        && lower.get(at + 1).is_some_and(|w| w == "sale")
+        && core.len() <= at + 4
+    {
+        let rest = &core[at + 2..];
+        let place = if rest.is_empty() {
+            place.to_owned()
+        } else {
+            format!(" in {}{place}", text::place_name(&rest.join(" ")))
+        };
         return Some(Some(Asked {
             intent: Intent::Channels,
             text: format!("Where can I find {} for sale{place}?", head.join(" ")),
@@ -1793,6 +1803,11 @@ mod tests {
                 "used cars for sale near me",
                 Marketplace,
                 "Where can I find used cars for sale near me?",
+            ),
+            (
+                "horses for sale NSW",
+                Marketplace,
+                "Where can I find horses for sale in NSW?",
             ),
             (
                 "custom sheet metal parts online",

@@ -259,6 +259,17 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "rug",
         "carpet",
         "idol",
+        // Animals and their gear sold through classifieds (`ponies for sale`, `tack`).
+        "horse",
+        "pony",
+        "ponies",
+        "livestock",
+        "puppy",
+        "puppies",
+        "tack",
+        "saddle",
+        "saddlery",
+        "float",
     ];
     const RENTAL: &[&str] = &["rental", "rent", "hire", "leasing"];
     const EQUIPMENT: &[&str] = &[
@@ -508,7 +519,9 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
             }
         }
         BusinessModel::Other => {
-            if has_word(words, DONATION) && !is_pet_adoption(words) {
+            // Paid plasma or blood donation is a paid visit, not a gift to a cause.
+            let paid = has_word(words, &["paid", "for money", "compensat", "earn"]);
+            if has_word(words, DONATION) && !is_pet_adoption(words) && !paid {
                 Some(Donation)
             } else if has_noun(words, SUBSCRIPTION) {
                 Some(Subscription)
@@ -700,6 +713,11 @@ mod tests {
             Some(Donation)
         );
         assert_eq!(kind(BusinessModel::Other, "Dog and cat adoption"), None);
+        assert_eq!(kind(BusinessModel::Other, "Paid plasma donation"), None);
+        assert_eq!(
+            kind(BusinessModel::Marketplace, "Ponies for sale"),
+            Some(OfferKind::DurableGoods)
+        );
         assert_eq!(
             kind(BusinessModel::Other, "Residential electricity plans"),
             Some(Subscription)

@@ -113,6 +113,7 @@ const MASS: &[&str] = &[
     "refrigeration",
     "research",
     "rice",
+    "saddlery",
     "salt",
     "seafood",
     "search",
@@ -126,6 +127,7 @@ const MASS: &[&str] = &[
     "strategy",
     "sugar",
     "support",
+    "tack",
     "tea",
     "therapy",
     "tracking",
@@ -2213,12 +2215,23 @@ const PLATFORM_WORDS: &[&str] = &[
     // `sneaker resale`: what is bought is sneakers.
     "resale",
     "resales",
+    // `horse classifieds`: what is bought is horses.
+    "classifieds",
+    "classified",
 ];
 
 /// What a marketplace's users book, hire or buy through it, from a label such as `home
 /// services marketplaces` (`home services`) or `Home repair bookings` (`home repairs`);
 /// `None` when nothing is left once the platform words are gone.
 pub fn marketplace_offer(label: &str) -> Option<String> {
+    // `Ponies for sale`: the listing's wording, not what a buyer calls them.
+    let label = label.trim();
+    let label = label
+        .len()
+        .checked_sub(" for sale".len())
+        .and_then(|at| label.get(at..).map(|tail| (at, tail)))
+        .filter(|(_, tail)| tail.eq_ignore_ascii_case(" for sale"))
+        .map_or(label, |(at, _)| &label[..at]);
     let words: Vec<&str> = label
         .split_whitespace()
         .filter(|w| !PLATFORM_WORDS.contains(&w.to_lowercase().as_str()))
@@ -2234,6 +2247,11 @@ pub fn marketplace_offer(label: &str) -> Option<String> {
         .last()
         .is_some_and(|w| PLATFORM_WORDS.contains(&w.to_lowercase().as_str()));
     let mut text = words.join(" ");
+    // `horse and equestrian classifieds`: without its head, a joined label names no
+    // goods one can tell (`equestrian` is no thing).
+    if removed_head && text.contains(" and ") && !is_plural(&text.to_lowercase()) {
+        return None;
+    }
     // `pre-owned luxury` names a kind of goods by its adjective: `pre-owned luxury goods`.
     if text.rsplit(' ').next().is_some_and(|last| {
         [
@@ -2952,6 +2970,15 @@ mod tests {
             Some("Home repairs")
         );
         assert_eq!(marketplace_offer("travel booking marketplace"), None);
+        assert_eq!(
+            marketplace_offer("Ponies for sale").as_deref(),
+            Some("Ponies")
+        );
+        assert_eq!(
+            marketplace_offer("horse classifieds").as_deref(),
+            Some("horses")
+        );
+        assert_eq!(marketplace_offer("horse and equestrian classifieds"), None);
         assert_eq!(
             marketplace_offer("pre-owned luxury marketplace").as_deref(),
             Some("pre-owned luxury goods")
