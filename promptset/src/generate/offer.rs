@@ -78,6 +78,28 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
                 .or(whole.filter(|_| !is_pet_adoption(&line.name)))
         })
         .collect();
+    // A donation the brief pays for (`Paid plasma donation`, `Donating plasma for money`)
+    // is a paid visit, not a gift: no charity questions for it, whatever its lines say.
+    let paid = {
+        let mut texts = vec![category.to_lowercase()];
+        texts.extend(brief.priority_topics.iter().map(|t| t.name.to_lowercase()));
+        texts.extend(
+            brief
+                .core_product_lines
+                .iter()
+                .map(|l| l.name.to_lowercase()),
+        );
+        texts.iter().any(|t| {
+            ["paid ", "for money", "compensation", "get paid"]
+                .iter()
+                .any(|w| t.contains(w))
+        })
+    };
+    let not_gift = |kind: Option<OfferKind>| {
+        kind.filter(|k| !(paid && *k == OfferKind::Donation && brief.offer_kind.is_none()))
+    };
+    let whole = not_gift(whole);
+    let lines: Vec<Option<OfferKind>> = lines.into_iter().map(not_gift).collect();
     let buyers = brief.buyers.or_else(|| infer_buyers(brief));
     let mut said = Vec::new();
     // Content is read and followed, never bought as goods: its own facts (sources,
@@ -519,9 +541,7 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
             }
         }
         BusinessModel::Other => {
-            // Paid plasma or blood donation is a paid visit, not a gift to a cause.
-            let paid = has_word(words, &["paid", "for money", "compensat", "earn"]);
-            if has_word(words, DONATION) && !is_pet_adoption(words) && !paid {
+            if has_word(words, DONATION) && !is_pet_adoption(words) {
                 Some(Donation)
             } else if has_noun(words, SUBSCRIPTION) {
                 Some(Subscription)
@@ -713,7 +733,6 @@ mod tests {
             Some(Donation)
         );
         assert_eq!(kind(BusinessModel::Other, "Dog and cat adoption"), None);
-        assert_eq!(kind(BusinessModel::Other, "Paid plasma donation"), None);
         assert_eq!(
             kind(BusinessModel::Marketplace, "Ponies for sale"),
             Some(OfferKind::DurableGoods)

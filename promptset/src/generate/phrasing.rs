@@ -260,6 +260,9 @@ const AGENTS: &[&str] = &[
     "agent",
     // `ISO certification bodies`: bodies that certify.
     "body",
+    // `plasma donation centers`, `dialysis centres`: places that provide the service.
+    "center",
+    "centre",
     "airline",
     "architect",
     "assessor",
