@@ -305,6 +305,7 @@ impl Generator {
                 (kinds, cells)
             },
             product_vars: RefCell::default(),
+            nouns: RefCell::default(),
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -1274,6 +1275,8 @@ struct FillContext<'a> {
     /// The parts of slot contexts its products and lines give, by those (see
     /// [`Self::product_vars`]).
     product_vars: RefCell<FxHashMap<ProductKey, Rc<ProductVars>>>,
+    /// The product nouns a label gives, one per kind (see [`Self::label_nouns`]).
+    nouns: RefCell<FxHashMap<String, Rc<[phrasing::Noun]>>>,
 }
 
 /// What a slot's rendered pools are cached by: its topic, stage and values; the pools
@@ -1661,6 +1664,30 @@ impl FillContext<'_> {
             .map(str::to_owned)
     }
 
+    /// The product nouns of a label, worked out once per label: one per kind of a label
+    /// joined by `and` (see [`phrasing::kinds`]), else the label's own; an aside in
+    /// brackets (`Defibrillators (AEDs)`) is never typed into a question.
+    fn label_nouns(&self, label: &str) -> Rc<[phrasing::Noun]> {
+        if let Some(found) = self.nouns.borrow().get(label) {
+            return Rc::clone(found);
+        }
+        let model = self.brief.business_model;
+        let plain = text::without_aside(label);
+        let kinds = phrasing::kinds(&plain);
+        let nouns: Rc<[phrasing::Noun]> = if kinds.is_empty() {
+            vec![topics::product_noun(&plain, model, self.keep)].into()
+        } else {
+            kinds
+                .iter()
+                .map(|kind| topics::product_noun(kind, model, self.keep))
+                .collect()
+        };
+        self.nouns
+            .borrow_mut()
+            .insert(label.to_owned(), Rc::clone(&nouns));
+        nouns
+    }
+
     /// What the brief's competitor `name` is; a name the brief does not list (a generic
     /// rival) is taken as a brand.
     fn rival_kind(&self, name: &str) -> crate::brief::CompetitorKind {
@@ -1792,17 +1819,9 @@ impl FillContext<'_> {
         // A label joined by `and` (`Vehicle and outdoor first aid kits`) is asked about one
         // kind at a time, the kinds taking turns over the topic's slots.
         let turn = (slot + attempt + offsets[2]) / topic.related_product_lines.len().max(1);
-        // An aside in brackets (`Defibrillators (AEDs)`) is not typed into a question.
         let noun = |label: &str| {
-            let label = &*text::without_aside(label);
-            match phrasing::kinds(label).as_slice() {
-                [] => topics::product_noun(label, brief.business_model, self.keep),
-                kinds => topics::product_noun(
-                    &kinds[turn % kinds.len()],
-                    brief.business_model,
-                    self.keep,
-                ),
-            }
+            let nouns = self.label_nouns(label);
+            nouns[turn % nouns.len()].clone()
         };
         let product = match (&product_line, topic.topic_type) {
             (Some(line), _) => noun(line),
@@ -1813,7 +1832,7 @@ impl FillContext<'_> {
             (None, _)
                 if english
                     && brief.business_model != crate::brief::BusinessModel::ContentMedia
-                    && !phrasing::kinds(&self.plan.offer.bare).is_empty() =>
+                    && self.label_nouns(&self.plan.offer.bare).len() > 1 =>
             {
                 noun(&self.plan.offer.bare)
             }
@@ -1976,6 +1995,7 @@ struct TopicVars {
     local: Value,
     topic_is_line: Value,
     has_app: Value,
+    client_shop: Value,
     season: Value,
 }
 
@@ -2147,6 +2167,15 @@ impl FillContext<'_> {
                         .channel_kinds
                         .iter()
                         .any(|kind| matches!(kind, ChannelKind::AppStore | ChannelKind::OwnApp)),
+                ),
+                client_shop: Value::from(
+                    model == crate::brief::BusinessModel::Ecommerce
+                        && fill
+                            .brief
+                            .optional_context
+                            .get("category")
+                            .and_then(|v| v.as_str())
+                            .is_some_and(phrasing::names_shop),
                 ),
                 season: Value::from(fill.season),
                 text: topic_text,
@@ -2347,6 +2376,9 @@ impl SlotValues {
             buyers => t.buyers.clone(),
             kind => t.kind.clone(),
             category => t.category.clone(),
+            // The client is a shop selling others' brands (`Japanese kitchen knife
+            // store`): no `direct from the brand` against it.
+            client_shop => t.client_shop.clone(),
             topic => t.topic.clone(),
             p => p.p.clone(),
             p_are => p.p_are.clone(),
