@@ -40,7 +40,9 @@ pub struct Brief {
     #[schemars(length(min = 1))]
     pub target_markets: Vec<String>,
     /// Languages of the prompts, as codes such as `en` or `zh`; the first one with a
-    /// template set wins.
+    /// template set wins. When none has one, prompts are written in English and the
+    /// brief's keywords and topic names are taken to be in its own languages: no keyword
+    /// is asked as a question.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub languages: Vec<String>,
     /// Who buys, e.g. `small e-commerce teams`; at least one.

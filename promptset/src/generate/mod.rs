@@ -256,7 +256,10 @@ impl Generator {
             plan.topics.iter().map(|_| OnceCell::new()).collect();
         let word_cells: Vec<OnceCell<Vec<String>>> =
             plan.topics.iter().map(|_| OnceCell::new()).collect();
-        let (asked_cells, word_cells) = (&asked_cells[..], &word_cells[..]);
+        let kind_cells: Vec<OnceCell<Vec<String>>> =
+            plan.topics.iter().map(|_| OnceCell::new()).collect();
+        let (asked_cells, word_cells, kind_cells) =
+            (&asked_cells[..], &word_cells[..], &kind_cells[..]);
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(FxHashMap::default());
@@ -287,23 +290,8 @@ impl Generator {
             lexicon,
             topic_words: &word_cells[index],
             asked: &asked_cells[index],
-            topic_vars: {
-                // A topic named by two kinds (`Vehicle and outdoor first aid kits`) speaks of
-                // one at a time (see [`phrasing::kinds`]).
-                let named = text::without_aside(
-                    topics[index]
-                        .subject
-                        .as_deref()
-                        .unwrap_or(&topics[index].name),
-                );
-                let kinds = if language_code == "en" {
-                    phrasing::kinds(&named)
-                } else {
-                    Vec::new()
-                };
-                let cells = (0..kinds.len().max(1)).map(|_| OnceCell::new()).collect();
-                (kinds, cells)
-            },
+            topic_kinds: &kind_cells[index],
+            topic_vars: Default::default(),
             product_vars: RefCell::default(),
             nouns: RefCell::default(),
         };
@@ -1269,9 +1257,11 @@ struct FillContext<'a> {
     lexicon: &'a keywords::Lexicon,
     /// The topic's keywords asked as questions (see [`Self::keyword_question`]).
     asked: &'a OnceCell<Vec<AskedKeyword>>,
-    /// The kinds the topic's name joins, if any, and the topic's part of every slot
-    /// context, one per kind (see [`Self::topic_vars`]).
-    topic_vars: (Vec<String>, Vec<OnceCell<TopicVars>>),
+    /// The topic's part of every slot context, one per kind of its name (see
+    /// [`Self::topic_vars`]; [`phrasing::kinds`] gives at most two).
+    topic_vars: [OnceCell<TopicVars>; 2],
+    /// The kinds the topic's name joins, if any (see [`Self::topic_kinds`]).
+    topic_kinds: &'a OnceCell<Vec<String>>,
     /// The parts of slot contexts its products and lines give, by those (see
     /// [`Self::product_vars`]).
     product_vars: RefCell<FxHashMap<ProductKey, Rc<ProductVars>>>,
@@ -1898,7 +1888,7 @@ impl FillContext<'_> {
             product_line,
             product,
             keyword,
-            topic_kind: turn % self.topic_vars.1.len(),
+            topic_kind: turn % self.topic_kinds().len().max(1),
             competitor,
             rival2: None,
             channel,
@@ -2041,11 +2031,25 @@ struct ProductVars {
 }
 
 impl FillContext<'_> {
+    /// The kinds a topic named by two (`Vehicle and outdoor first aid kits`) speaks of, one
+    /// at a time (see [`phrasing::kinds`]); none for a topic of one kind.
+    fn topic_kinds(&self) -> &[String] {
+        self.topic_kinds.get_or_init(|| {
+            if self.language != "en" {
+                return Vec::new();
+            }
+            let topic = self.topic;
+            phrasing::kinds(&text::without_aside(
+                topic.subject.as_deref().unwrap_or(&topic.name),
+            ))
+        })
+    }
+
     /// The topic's part of every slot context (see [`TopicVars`]).
     fn topic_vars(&self, kind: usize) -> &TopicVars {
-        let (kinds, cells) = &self.topic_vars;
-        let kind = kind % cells.len();
-        cells[kind].get_or_init(|| {
+        let kinds = self.topic_kinds();
+        let kind = kind % kinds.len().max(1);
+        self.topic_vars[kind].get_or_init(|| {
             let fill = self;
             let model = fill.brief.business_model;
             let offer = &fill.plan.offer;

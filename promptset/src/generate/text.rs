@@ -45,6 +45,11 @@ pub fn is_acronym(word: &str) -> bool {
 /// Holidays, months, days and demonyms keep their capital in running text (`gifts for
 /// Christmas`, not `gifts for christmas`).
 pub(crate) fn is_proper_word(word: &str) -> bool {
+    word.chars().next().is_some_and(char::is_uppercase) && is_proper_name(&word.to_lowercase())
+}
+
+/// Whether a lower-case word is one of [`is_proper_word`]'s names (`diwali`, `americans`).
+fn is_proper_name(lower: &str) -> bool {
     const PROPER: &[&str] = &[
         "christmas",
         "easter",
@@ -121,13 +126,10 @@ pub(crate) fn is_proper_word(word: &str) -> bool {
         "austrian",
         "belgian",
     ];
-    let lower = word
-        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-        .to_lowercase();
+    let lower = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
     // `Americans`, `Canadians`: the plural of a demonym is one too.
-    let singular = lower.strip_suffix('s').unwrap_or(&lower);
-    word.chars().next().is_some_and(char::is_uppercase)
-        && (PROPER.contains(&lower.as_str()) || PROPER.contains(&singular))
+    let singular = lower.strip_suffix('s').unwrap_or(lower);
+    PROPER.contains(&lower) || PROPER.contains(&singular)
 }
 
 /// A label without its asides in brackets (`Japanese chef knives (gyuto and santoku)` →
@@ -636,11 +638,11 @@ impl Casing {
             } else if !word.is_empty() && word.chars().all(|c| !c.is_uppercase()) {
                 match self.0.get(word) {
                     Some(cased) => Some(cased.as_str()),
-                    None => {
+                    None if word != "march" && is_proper_name(word) => {
                         capitalised = title(word);
-                        (word != "march" && is_proper_word(&capitalised))
-                            .then_some(capitalised.as_str())
+                        Some(capitalised.as_str())
                     }
+                    None => None,
                 }
             } else {
                 None
