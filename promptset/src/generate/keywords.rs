@@ -792,6 +792,13 @@ fn asked_with_modifier(
         && core.len() <= at + 4
     {
         let rest = &core[at + 2..];
+        // Only a name is a place (`NSW`); `cheap`, `by owner`, `under 5000` are not.
+        if !rest
+            .iter()
+            .all(|w| w.starts_with(|c: char| c.is_uppercase()))
+        {
+            return Some(None);
+        }
         let place = if rest.is_empty() {
             place.to_owned()
         } else {

@@ -260,6 +260,7 @@ impl Generator {
             plan.topics.iter().map(|_| OnceCell::new()).collect();
         let (asked_cells, word_cells, kind_cells) =
             (&asked_cells[..], &word_cells[..], &kind_cells[..]);
+        let nouns = &RefCell::new(FxHashMap::default());
         let language_code = &language[..];
         let (plan_ref, topics) = (&plan, &plan.topics);
         let rendered = &RefCell::new(FxHashMap::default());
@@ -293,7 +294,7 @@ impl Generator {
             topic_kinds: &kind_cells[index],
             topic_vars: Default::default(),
             product_vars: RefCell::default(),
-            nouns: RefCell::default(),
+            nouns,
         };
         let mut filled: Vec<Filled> = Vec::new();
         // Slots a topic could not fill with a new question, by topic and layer, with the
@@ -827,8 +828,6 @@ fn brief_casing(brief: &Brief) -> text::Casing {
     text::Casing::of(texts)
 }
 
-/// Tells the analyst how many prompts ask the brief's own keywords (see [`keywords`]) and
-/// which keywords read as no certain question, so that they can be reworded.
 /// Says which of the brief's labels joined by `and` the prompts ask about one kind at a
 /// time (see [`phrasing::kinds`]), so the analyst can rename a label read wrongly.
 fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut Vec<String>) {
@@ -844,7 +843,7 @@ fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut V
         )
         .filter(|label| seen.insert(label.trim().to_lowercase()))
         .filter_map(|label| {
-            let kinds = phrasing::kinds(label);
+            let kinds = phrasing::kinds(&text::without_aside(label));
             (!kinds.is_empty()).then(|| {
                 let kinds: Vec<String> = kinds.iter().map(|k| format!("`{k}`")).collect();
                 format!("`{}` as {}", label.trim(), kinds.join(" and "))
@@ -871,6 +870,8 @@ fn in_other_language(brief: &Brief, language: &str) -> bool {
             .any(|l| l.trim().to_lowercase().starts_with("en"))
 }
 
+/// Tells the analyst how many prompts ask the brief's own keywords (see [`keywords`]) and
+/// which keywords read as no certain question, so that they can be reworded.
 fn keyword_note(
     brief: &Brief,
     lexicon: &keywords::Lexicon,
@@ -1265,8 +1266,9 @@ struct FillContext<'a> {
     /// The parts of slot contexts its products and lines give, by those (see
     /// [`Self::product_vars`]).
     product_vars: RefCell<FxHashMap<ProductKey, Rc<ProductVars>>>,
-    /// The product nouns a label gives, one per kind (see [`Self::label_nouns`]).
-    nouns: RefCell<FxHashMap<String, Rc<[phrasing::Noun]>>>,
+    /// The product nouns a label gives, one per kind, for the whole set (see
+    /// [`Self::label_nouns`]).
+    nouns: &'a RefCell<FxHashMap<String, Rc<[phrasing::Noun]>>>,
 }
 
 /// What a slot's rendered pools are cached by: its topic, stage and values; the pools
@@ -1654,7 +1656,7 @@ impl FillContext<'_> {
             .map(str::to_owned)
     }
 
-    /// The product nouns of a label, worked out once per label: one per kind of a label
+    /// The product nouns of a label, worked out once per label and set: one per kind of a label
     /// joined by `and` (see [`phrasing::kinds`]), else the label's own; an aside in
     /// brackets (`Defibrillators (AEDs)`) is never typed into a question.
     fn label_nouns(&self, label: &str) -> Rc<[phrasing::Noun]> {

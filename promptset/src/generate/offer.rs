@@ -89,17 +89,31 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
                 .iter()
                 .map(|l| l.name.to_lowercase()),
         );
+        // Word starts: `unpaid` and `prepaid` are no pay.
         texts.iter().any(|t| {
-            ["paid ", "for money", "compensation", "get paid"]
+            ["paid", "for money", "compensation"]
                 .iter()
-                .any(|w| t.contains(w))
+                .any(|w| mentions(t, w))
         })
     };
-    let not_gift = |kind: Option<OfferKind>| {
-        kind.filter(|k| !(paid && *k == OfferKind::Donation && brief.offer_kind.is_none()))
+    // Only an inferred kind: a kind the brief states holds.
+    let not_gift = |kind: Option<OfferKind>| kind.filter(|k| !(paid && *k == OfferKind::Donation));
+    let whole = if brief.offer_kind.is_some() {
+        whole
+    } else {
+        not_gift(whole)
     };
-    let whole = not_gift(whole);
-    let lines: Vec<Option<OfferKind>> = lines.into_iter().map(not_gift).collect();
+    let lines: Vec<Option<OfferKind>> = lines
+        .into_iter()
+        .zip(&brief.core_product_lines)
+        .map(|(kind, line)| {
+            if line.offer_kind.is_some() || brief.offer_kind.is_some() {
+                kind
+            } else {
+                not_gift(kind)
+            }
+        })
+        .collect();
     let buyers = brief.buyers.or_else(|| infer_buyers(brief));
     let mut said = Vec::new();
     // Content is read and followed, never bought as goods: its own facts (sources,

@@ -632,17 +632,27 @@ pub fn kinds(label: &str) -> Vec<String> {
     };
     // `Buying bedding and bath linens direct`: an action on two things is one topic.
     let action = first_words.len() > 1 && is_activity_phrase(&label.to_lowercase());
+    // `Pros and cons of heat pumps` names one comparison, not two things.
+    const PAIRS: &[(&str, &str)] = &[
+        ("pros", "cons"),
+        ("dos", "don'ts"),
+        ("dos", "donts"),
+        ("ins", "outs"),
+        ("ups", "downs"),
+    ];
+    let pair = (first.to_lowercase(), rest_first.to_lowercase());
     if action
         || rest.contains(" and ")
         || first.contains(',')
-        || NOT_KINDS.contains(&rest_first.to_lowercase().as_str())
+        || rest.contains(',')
+        || NOT_KINDS.contains(&pair.1.as_str())
+        || PAIRS.iter().any(|(a, b)| pair.0 == *a && pair.1 == *b)
     {
         return Vec::new();
     }
     let first_last = first_last.to_lowercase();
     let rest_last = rest_last.to_lowercase();
     let with_tail = |kind: String| format!("{kind}{tail}");
-    let first_plural = is_plural(&first_last);
     // A word that can only be a modifier: a holiday, a standard's number, an acronym,
     // an adjective.
     let modifier_only = |word: &str| {
@@ -654,11 +664,34 @@ pub fn kinds(label: &str) -> Vec<String> {
                 .iter()
                 .any(|end| lower.ends_with(end))
             || [
-                "indoor", "outdoor", "front", "rear", "hot", "cold", "mens", "womens", "kids",
-                "new", "used", "small", "large",
+                "indoor",
+                "outdoor",
+                "front",
+                "rear",
+                "mens",
+                "womens",
+                "kids",
+                "boys",
+                "girls",
+                "sales",
+                "arts",
+                "new",
+                "used",
+                "small",
+                "large",
+                "underbench",
+                "undercounter",
+                "countertop",
+                "built-in",
+                "freestanding",
+                "portable",
+                "wireless",
             ]
             .contains(&lower.as_str())
     };
+    // A plural that is a modifier (`Men's and women's`, `Sales and marketing software`)
+    // names no things of its own.
+    let first_plural = is_plural(&first_last) && !(first_words.len() == 1 && modifier_only(first));
     if rest_words.len() == 1 {
         // A word that needs a subject takes the first kind's (`Wine ratings and reviews`
         // → `wine reviews`, `Laptops and accessories` → `laptop accessories`); a plural
@@ -670,6 +703,17 @@ pub fn kinds(label: &str) -> Vec<String> {
                 return vec![with_tail(format!("{first} {rest}"))];
             }
             return Vec::new();
+        }
+        // `Reviews and ratings`, `Prices and fees`: the first is no subject for the second.
+        let attribute = first_words.len() == 1
+            && ["price", "cost", "review", "rating", "fee"]
+                .contains(&singular(&first_last).as_str());
+        if dependent && attribute {
+            return if is_plural(&rest_last) {
+                vec![with_tail(first.to_owned()), with_tail(rest.to_owned())]
+            } else {
+                Vec::new()
+            };
         }
         if dependent {
             let subject = match first_words.split_last() {
@@ -684,43 +728,44 @@ pub fn kinds(label: &str) -> Vec<String> {
         if !first_plural || !is_plural(&rest_last) {
             return Vec::new();
         }
-        // `Commercial fridges and freezers`, `Underbench fridges and freezers`: the
-        // modifier stays with both, unless the second word already holds it (`Plant
-        // pots and planters`).
+        // `Commercial fridges and freezers`, `Underbench fridges and freezers`: a modifier
+        // stays with both; a noun does not (`Board games and puzzles`, `Plant pots and
+        // planters`).
         let second = match first_words.split_last() {
-            Some((_, stem))
-                if !stem.is_empty()
-                    && !rest_last.starts_with(&stem[stem.len() - 1].to_lowercase()) =>
-            {
+            Some((_, stem)) if !stem.is_empty() && stem.iter().all(|w| modifier_only(w)) => {
                 format!("{} {rest}", stem.join(" "))
             }
             _ => rest.to_owned(),
         };
         return vec![with_tail(first.to_owned()), with_tail(second)];
     }
-    // Two phrases: whole things when the first is plural, a single material
-    // (`Yarn and knitting supplies`), or an activity beside another (`Pet sitting and
-    // dog walking`); otherwise the first is a modifier that shares the second's head.
-    // A gerund shares a counted head (`Knitting and crochet kits`, `Cleaning and pest
-    // control services`); a material does not (`yarn supplies`).
+    // Two phrases: whole things when the first is plural, a material beside supplies of
+    // its own or another material (`Yarn and knitting supplies`, `Wool and merino yarn`;
+    // but `Salt and pepper grinders` share), a thing in -ing beside things (`Bedding and
+    // bath linens`; but `Wedding and event photography` share), or an activity beside
+    // another (`Pet sitting and dog walking`); otherwise the first is a modifier that
+    // shares the second's head. A gerund shares a counted head (`Knitting and crochet
+    // kits`, `Cleaning and pest control services`).
     let ing = first_last.ends_with("ing");
+    let rest_plural = is_plural(&rest_last);
     let first_whole = first_plural
         || (first_words.len() == 1
             && if ing {
-                // `bedding`, `roofing`: things, not actions, and not a field of work
-                // (`accounting and payroll services` share `services`).
-                !MASS.contains(&first_last.as_str()) && !is_gerund(&first_last)
+                // `accounting and payroll services` share `services`.
+                !MASS.contains(&first_last.as_str()) && !is_gerund(&first_last) && rest_plural
             } else {
                 MASS.contains(&first_last.as_str())
+                    && (is_mass(&rest_last) || DEPENDENT.contains(&rest_last.as_str()))
             })
-        || (!is_plural(&rest_last) && (is_mass(&first_last) || is_gerund(&first_last)));
+        || (!rest_plural && (is_mass(&first_last) || is_gerund(&first_last)));
     if first_whole {
         return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];
     }
     // A head that does not count shares itself only with a word that can only be a
-    // modifier (a holiday, a standard's number, an acronym, an adjective): `Repository
-    // and renewal tracking` is two things, `Diwali and corporate gifting` one kind each.
-    if !is_plural(&rest_last) && !first_words.iter().any(|w| modifier_only(w)) {
+    // modifier (a holiday, a standard's number, an acronym, an adjective, a thing in -ing):
+    // `Repository and renewal tracking` is two things, `Diwali and corporate gifting` and
+    // `Wedding and event photography` one kind each.
+    if !rest_plural && !ing && !first_words.iter().any(|w| modifier_only(w)) {
         return Vec::new();
     }
     // A phrase of its own before `and` shares nothing: `Egg freezing cost and success
@@ -731,10 +776,17 @@ pub fn kinds(label: &str) -> Vec<String> {
     {
         return Vec::new();
     }
-    // The second phrase's words parallel to the first are its own; the rest is shared
-    // (`outdoor | first aid kits`, `ISO 45001 | certification`).
-    let own = first_words.len().min(rest_words.len() - 1);
-    let shared = rest_words[own..].join(" ");
+    // The second phrase's words parallel to the first are its own and the rest is shared
+    // (`ISO 14001` | `ISO 45001` | `certification`); after one word, a modifier is its own
+    // (`Vehicle and outdoor | first aid kits`); else only the head is shared (`Cleaning
+    // and pest control | services`).
+    let shared = if first_words.len() >= 2 && rest_words.len() > first_words.len() {
+        rest_words[first_words.len()..].join(" ")
+    } else if first_words.len() == 1 && rest_words.len() > 2 && modifier_only(rest_words[0]) {
+        rest_words[1..].join(" ")
+    } else {
+        rest_words[rest_words.len() - 1].to_owned()
+    };
     vec![
         with_tail(format!("{first} {shared}")),
         with_tail(rest.to_owned()),
@@ -790,7 +842,13 @@ pub fn without_shop(category: &str) -> Option<String> {
     if is_plural(&head) || MASS.contains(&head.as_str()) {
         return Some(goods);
     }
-    if is_mass(&head) || crate::generate::text::is_acronym(last) {
+    // `pet shop`, `charity shop`, `department store`, `Le Creuset store`: one word or a
+    // name before the shop is no goods.
+    if is_mass(&head)
+        || crate::generate::text::is_acronym(last)
+        || rest.len() < 2
+        || last.starts_with(char::is_uppercase)
+    {
         return None;
     }
     let mut words = rest.clone();
@@ -1144,6 +1202,18 @@ pub fn is_plural(word: &str) -> bool {
 /// The singular of a plural English noun (regular plurals and `-ies`, `-ches`, `-xes`).
 pub fn singular(word: &str) -> String {
     let lower = word.to_lowercase();
+    // The inverse of [`plural`]'s -ves (`knives`, `shelves`).
+    if lower.ends_with("knives") || lower.ends_with("wives") {
+        return format!("{}fe", &word[..word.len() - 3]);
+    }
+    if [
+        "leaves", "shelves", "halves", "loaves", "wolves", "thieves", "calves", "sheaves",
+    ]
+    .iter()
+    .any(|w| lower.ends_with(w))
+    {
+        return format!("{}f", &word[..word.len() - 3]);
+    }
     if let Some(stem) = word.strip_suffix("people") {
         return format!("{stem}person");
     }
@@ -1195,7 +1265,8 @@ pub fn plural(word: &str) -> String {
     if [
         "leaf", "shelf", "half", "loaf", "wolf", "thief", "calf", "sheaf",
     ]
-    .contains(&lower.as_str())
+    .iter()
+    .any(|w| lower.ends_with(w))
     {
         return format!("{}ves", &word[..word.len() - 1]);
     }
@@ -1427,8 +1498,8 @@ pub fn competitor_kind(
     ]) {
         CompetitorKind::Retailer
     } else if shop && notes.is_empty() {
-        // A shop's rivals, unless the notes say otherwise, are shops too (`Korin`,
-        // `Bergfreunde`): they sell, they do not make.
+        // A shop's rivals whose notes say nothing are shops too (`Korin`, `Bergfreunde`):
+        // they sell, they do not make.
         CompetitorKind::Retailer
     } else {
         CompetitorKind::Brand
@@ -1680,7 +1751,10 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
     // `nervous drivers and people returning to driving`: a vague second group cut to
     // its head says nothing; the first stands for the audience.
     if let Some((first, second)) = short.rsplit_once(" and ")
-        && VAGUE.contains(&second.to_lowercase().as_str())
+        && matches!(
+            second.to_lowercase().as_str(),
+            "people" | "those" | "anyone" | "someone" | "others"
+        )
         && !first.is_empty()
     {
         short = first.to_owned();
@@ -2250,9 +2324,16 @@ pub fn marketplace_offer(label: &str) -> Option<String> {
         .last()
         .is_some_and(|w| PLATFORM_WORDS.contains(&w.to_lowercase().as_str()));
     let mut text = words.join(" ");
-    // `horse and equestrian classifieds`: without its head, a joined label names no
-    // goods one can tell (`equestrian` is no thing).
-    if removed_head && text.contains(" and ") && !is_plural(&text.to_lowercase()) {
+    // `horse and equestrian classifieds`: without its head, a joined label or a lone
+    // adjective names no goods one can tell (`equestrian` is no thing).
+    if removed_head
+        && !is_plural(&text.to_lowercase())
+        && (text.contains(" and ")
+            || !text.contains(' ')
+                && ["ian", "al", "ic", "ive", "ous"]
+                    .iter()
+                    .any(|end| text.to_lowercase().ends_with(end)))
+    {
         return None;
     }
     // `pre-owned luxury` names a kind of goods by its adjective: `pre-owned luxury goods`.
@@ -2340,6 +2421,13 @@ mod tests {
         assert_eq!(plural("cafe"), "cafes");
         assert_eq!(plural("roof"), "roofs");
         assert_eq!(plural("chef"), "chefs");
+        assert_eq!(plural("bookshelf"), "bookshelves");
+        assert_eq!(singular("knives"), "knife");
+        assert_eq!(singular("bookshelves"), "bookshelf");
+        assert_eq!(
+            singular("Japanese kitchen knives"),
+            "Japanese kitchen knife"
+        );
     }
 
     #[test]
@@ -2357,6 +2445,8 @@ mod tests {
             Some("tea")
         );
         assert_eq!(without_shop("running shop"), None);
+        assert_eq!(without_shop("pet shop"), None);
+        assert_eq!(without_shop("Le Creuset store"), None);
         assert_eq!(
             without_shop("Japanese kitchen knife store").as_deref(),
             Some("Japanese kitchen knives")
@@ -2369,6 +2459,28 @@ mod tests {
     #[test]
     fn joined_labels_are_read_as_their_kinds() {
         let cases: &[(&str, &[&str])] = &[
+            (
+                "Men's and women's running shoes",
+                &["Men's running shoes", "women's running shoes"],
+            ),
+            (
+                "Salt and pepper grinders",
+                &["Salt grinders", "pepper grinders"],
+            ),
+            (
+                "Wedding and event photography",
+                &["Wedding photography", "event photography"],
+            ),
+            (
+                "Building and contents insurance",
+                &["Building insurance", "contents insurance"],
+            ),
+            (
+                "Cleaning and pest control services",
+                &["Cleaning services", "pest control services"],
+            ),
+            ("Board games and puzzles", &["Board games", "puzzles"]),
+            ("Reviews and ratings", &["Reviews", "ratings"]),
             (
                 "Vehicle and outdoor first aid kits",
                 &["Vehicle first aid kits", "outdoor first aid kits"],
@@ -2473,6 +2585,8 @@ mod tests {
             "Bread, cakes and pastries",
             "Repository and renewal tracking",
             "Egg freezing cost and success rates",
+            "Pros and cons of heat pumps",
+            "Tents and awnings, gazebos",
             "Buying bedding and bath linens direct from the brand",
             "Booking pet sitting and dog walking in an app",
             "Brass and metal craft",
@@ -2982,6 +3096,7 @@ mod tests {
             Some("horses")
         );
         assert_eq!(marketplace_offer("horse and equestrian classifieds"), None);
+        assert_eq!(marketplace_offer("equestrian classifieds"), None);
         assert_eq!(
             marketplace_offer("pre-owned luxury marketplace").as_deref(),
             Some("pre-owned luxury goods")

@@ -602,18 +602,15 @@ impl Casing {
                 .filter(|(lower, (_, acronym))| {
                     *acronym
                         || !lowered.contains(lower)
-                        || (["an", "ans", "ish", "ese"]
-                            .iter()
-                            .any(|end| lower.ends_with(end))
-                            && !ALSO_WORDS.contains(&lower.as_str()))
+                        || (is_proper_name(lower) && !ALSO_WORDS.contains(&lower.as_str()))
                 })
                 .map(|(lower, (word, _))| (lower, word))
                 .collect(),
         )
     }
 
-    /// `text` with every all-lower-case word the brief writes with capitals restored, and
-    /// a lone `i` as `I`.
+    /// `text` with every all-lower-case word the brief writes with capitals restored, the
+    /// holidays and demonyms of [`is_proper_word`] capitalised, and a lone `i` as `I`.
     pub fn restore(&self, text: &str) -> Option<String> {
         let mut out = String::with_capacity(text.len());
         let mut changed = false;
@@ -638,7 +635,8 @@ impl Casing {
             } else if !word.is_empty() && word.chars().all(|c| !c.is_uppercase()) {
                 match self.0.get(word) {
                     Some(cased) => Some(cased.as_str()),
-                    None if word != "march" && is_proper_name(word) => {
+                    // `march` and `kiwi` (the fruit) are words as often.
+                    None if !matches!(word, "march" | "kiwi" | "kiwis") && is_proper_name(word) => {
                         capitalised = title(word);
                         Some(capitalised.as_str())
                     }
