@@ -2174,15 +2174,7 @@ impl FillContext<'_> {
                         .iter()
                         .any(|kind| matches!(kind, ChannelKind::AppStore | ChannelKind::OwnApp)),
                 ),
-                client_shop: Value::from(
-                    model == crate::brief::BusinessModel::Ecommerce
-                        && fill
-                            .brief
-                            .optional_context
-                            .get("category")
-                            .and_then(|v| v.as_str())
-                            .is_some_and(phrasing::names_shop),
-                ),
+                client_shop: Value::from(fill.plan.lexicon.shop),
                 season: Value::from(fill.season),
                 text: topic_text,
             }

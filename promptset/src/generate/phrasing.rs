@@ -757,7 +757,12 @@ pub fn kinds(label: &str) -> Vec<String> {
                 MASS.contains(&first_last.as_str())
                     && (is_mass(&rest_last) || DEPENDENT.contains(&rest_last.as_str()))
             })
-        || (!rest_plural && (is_mass(&first_last) || is_gerund(&first_last)));
+        // An activity beside another thing (`production`, `shared inbox`), but not beside
+        // goods of its own (`Climbing and mountaineering equipment` share `equipment`).
+        || (!rest_plural
+            && !["equipment", "gear", "clothing", "apparel", "furniture", "footwear", "hardware"]
+                .contains(&rest_last.as_str())
+            && (is_mass(&first_last) || is_gerund(&first_last)));
     if first_whole {
         return vec![with_tail(first.to_owned()), with_tail(rest.to_owned())];
     }
@@ -2459,6 +2464,10 @@ mod tests {
     #[test]
     fn joined_labels_are_read_as_their_kinds() {
         let cases: &[(&str, &[&str])] = &[
+            (
+                "Climbing and mountaineering equipment",
+                &["Climbing equipment", "mountaineering equipment"],
+            ),
             (
                 "Men's and women's running shoes",
                 &["Men's running shoes", "women's running shoes"],

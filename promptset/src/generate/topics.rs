@@ -137,6 +137,9 @@ pub struct Lexicon {
     /// The client's product lines each competitor offers, lowercased, in the brief's
     /// order; `None`: every line (a shop, or a brief with one line or none).
     pub rival_lines: Vec<Option<Vec<String>>>,
+    /// The client is a shop selling others' brands, as its category says (`Japanese
+    /// kitchen knife store`): its rivals are shops and its own site is no brand's.
+    pub shop: bool,
 }
 
 impl Lexicon {
@@ -237,6 +240,7 @@ impl Lexicon {
             channel_kinds,
             rival_kinds,
             rival_lines,
+            shop,
         }
     }
 }
@@ -1086,7 +1090,7 @@ fn candidates(brief: &Brief, offer: &Noun, lexicon: &Lexicon, keep: &[&str]) -> 
         lexicon.channel_kinds.first(),
     ) {
         let channel = channel.trim();
-        let name = channel_topic_name(*kind, channel, offer, &provider, model);
+        let name = channel_topic_name(*kind, channel, offer, &provider, model, lexicon.shop);
         out.push(Candidate {
             name,
             source: TopicSource::Inferred,
@@ -1575,6 +1579,7 @@ fn channel_topic_name(
     offer: &Noun,
     provider: &Noun,
     model: BusinessModel,
+    shop: bool,
 ) -> String {
     let category = &offer.bare;
     let cat_title = title(category);
@@ -1592,6 +1597,7 @@ fn channel_topic_name(
             BusinessModel::Services => format!("Hiring {} online", provider.bare),
             BusinessModel::Other => format!("Signing up for {category} online"),
             BusinessModel::ContentMedia => format!("Reading {category} on publishers' own sites"),
+            _ if shop => format!("Buying {category} from specialist online shops"),
             _ => format!("Buying {category} direct from the brand"),
         },
         ChannelKind::OwnApp => match model {
