@@ -801,24 +801,27 @@ pub fn kinds(label: &str) -> Vec<String> {
 /// Whether a category names a shop (`Japanese kitchen knife store`, `climbing equipment
 /// retailer`) rather than what it sells.
 pub fn names_shop(category: &str) -> bool {
-    const SHOPS: &[&str] = &[
-        "shop",
-        "shops",
-        "store",
-        "stores",
-        "retailer",
-        "retailers",
-        "stockist",
-        "boutique",
-        "e-shop",
-        "webshop",
-        "outlet",
-    ];
-    category
-        .split_whitespace()
-        .last()
-        .is_some_and(|last| SHOPS.contains(&last.to_lowercase().as_str()))
+    category.split_whitespace().last().is_some_and(|last| {
+        let last = last.to_lowercase();
+        SHOP_WORDS.contains(&last.as_str()) || ["e-shop", "webshop"].contains(&last.as_str())
+    })
 }
+
+/// Words that make a business a shop, in a category's last word (`climbing equipment
+/// store`) or a rival's notes (`UK running retail chain`).
+const SHOP_WORDS: &[&str] = &[
+    "shop",
+    "shops",
+    "store",
+    "stores",
+    "retailer",
+    "retailers",
+    "stockist",
+    "stockists",
+    "boutique",
+    "outlet",
+    "supermarket",
+];
 
 /// What a shop's category sells when the category names the shop (`yarn and knitting
 /// supplies shop` → `yarn and knitting supplies`); `None` when it names no shop, or no
@@ -1204,20 +1207,27 @@ pub fn is_plural(word: &str) -> bool {
             && word.len() > 3
 }
 
+/// Word endings whose plural turns `f`/`fe` into `ves` (`knife` → `knives`, `bookshelf`
+/// → `bookshelves`), read both ways by [`plural`] and [`singular`]; `cafe`, `roof`, `chef`
+/// and `belief` keep their f, so only these endings change.
+const F_TO_VES: [(&str, &str); 10] = [
+    ("knife", "knives"),
+    ("wife", "wives"),
+    ("leaf", "leaves"),
+    ("shelf", "shelves"),
+    ("half", "halves"),
+    ("loaf", "loaves"),
+    ("wolf", "wolves"),
+    ("thief", "thieves"),
+    ("calf", "calves"),
+    ("sheaf", "sheaves"),
+];
+
 /// The singular of a plural English noun (regular plurals and `-ies`, `-ches`, `-xes`).
 pub fn singular(word: &str) -> String {
     let lower = word.to_lowercase();
-    // The inverse of [`plural`]'s -ves (`knives`, `shelves`).
-    if lower.ends_with("knives") || lower.ends_with("wives") {
-        return format!("{}fe", &word[..word.len() - 3]);
-    }
-    if [
-        "leaves", "shelves", "halves", "loaves", "wolves", "thieves", "calves", "sheaves",
-    ]
-    .iter()
-    .any(|w| lower.ends_with(w))
-    {
-        return format!("{}f", &word[..word.len() - 3]);
+    if let Some((one, many)) = F_TO_VES.iter().find(|(_, many)| lower.ends_with(many)) {
+        return format!("{}{one}", &word[..word.len() - many.len()]);
     }
     if let Some(stem) = word.strip_suffix("people") {
         return format!("{stem}person");
@@ -1262,18 +1272,8 @@ pub fn plural(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("person") {
         return format!("{stem}people");
     }
-    // `knife` → `knives`, `shelf` → `shelves`; `cafe`, `roof`, `chef` and `belief` keep
-    // their f.
-    if lower.ends_with("knife") || lower.ends_with("wife") {
-        return format!("{}ves", &word[..word.len() - 2]);
-    }
-    if [
-        "leaf", "shelf", "half", "loaf", "wolf", "thief", "calf", "sheaf",
-    ]
-    .iter()
-    .any(|w| lower.ends_with(w))
-    {
-        return format!("{}ves", &word[..word.len() - 1]);
+    if let Some((one, many)) = F_TO_VES.iter().find(|(one, _)| lower.ends_with(one)) {
+        return format!("{}{many}", &word[..word.len() - one.len()]);
     }
     // French words in English perfume and cooking names: `eaux de parfum`, `gâteaux`.
     if lower.ends_with("eau") {
@@ -1488,19 +1488,7 @@ pub fn competitor_kind(
         CompetitorKind::Subscription
     } else if said(&["marketplace", "marketplaces"]) {
         CompetitorKind::Marketplace
-    } else if said(&[
-        "retail",
-        "retailer",
-        "retailers",
-        "shop",
-        "shops",
-        "store",
-        "stores",
-        "chain",
-        "stockist",
-        "supermarket",
-        "outlet",
-    ]) {
+    } else if said(SHOP_WORDS) || said(&["retail", "chain"]) {
         CompetitorKind::Retailer
     } else if shop && notes.is_empty() {
         // A shop's rivals whose notes say nothing are shops too (`Korin`, `Bergfreunde`):
