@@ -374,9 +374,23 @@ impl Lexicon {
     }
 
     fn is_place(&self, word: &str) -> bool {
+        // Keywords are typed in lower case (`buy vinyl online uk`); `us` is a
+        // pronoun unless written `US`.
         PLACE_ACRONYMS.contains(&word)
+            || word != "us" && PLACE_ACRONYMS.iter().any(|a| a.eq_ignore_ascii_case(word))
             || word.chars().next().is_some_and(char::is_uppercase)
                 && self.places.iter().any(|p| p.eq_ignore_ascii_case(word))
+    }
+}
+
+/// A place a keyword ends in, as a sentence writes it: `uk` → `the UK`, `nz` → `NZ`.
+fn place_text(place: &str) -> String {
+    match PLACE_ACRONYMS
+        .iter()
+        .find(|a| a.eq_ignore_ascii_case(place) && place != "us")
+    {
+        Some(acronym) => text::place_name(acronym),
+        None => text::place_name(place),
     }
 }
 
@@ -389,6 +403,10 @@ const PLACE_FIRST_WORDS: &[&str] = &[
 /// Objects of `for` that take no article (`for work`, `for sale`, `for back pain`).
 const NO_ARTICLE: &[&str] = &[
     "business",
+    // `garage storage for rent`, `vans for hire`.
+    "rent",
+    "hire",
+    "lease",
     "cover",
     "coverage",
     "christmas",
@@ -520,7 +538,7 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
             ) {
             (
                 core[..n - 1].to_vec(),
-                format!(" in {}", text::place_name(core[n - 1])),
+                format!(" in {}", place_text(core[n - 1])),
             )
         } else {
             (core, place)
@@ -615,7 +633,13 @@ fn asked_as_task(core: &[&str], kind: VerbKind, place: &str) -> Option<Asked> {
         return None;
     }
     let object_text = object.join(" ");
-    let determined = object.first().is_some_and(|w| {
+    // `rent out my garage`: a particle of the verb comes before the object's own
+    // determiner.
+    let after_particle = match object.first().map(|w| w.to_lowercase()) {
+        Some(w) if matches!(w.as_str(), "out" | "up" | "off" | "back" | "away" | "down") => 1,
+        _ => 0,
+    };
+    let determined = object.get(after_particle).is_some_and(|w| {
         matches!(
             w.to_lowercase().as_str(),
             "a" | "an" | "the" | "my" | "your" | "our" | "their"
@@ -1235,7 +1259,7 @@ fn asked_by_head(
         // `custom CNC parts near me`, `dhokra art online`: a search for where to get
         // them, not for a best of.
         BusinessModel::Ecommerce | BusinessModel::Marketplace
-            if matches!(place, " online" | " near me")
+            if (matches!(place, " online" | " near me") || place.starts_with(" online in "))
                 && (is_plural(head) || phrasing::is_mass_noun(head)) =>
         {
             Some(Asked {
@@ -1292,6 +1316,13 @@ fn split_place<'a>(words: &[&'a str], lexicon: &Lexicon) -> (Vec<&'a str>, Strin
     if n >= 3 && words[n - 1].eq_ignore_ascii_case("online") {
         return (words[..n - 1].to_vec(), " online".to_owned());
     }
+    // `buy vinyl online uk`: online, in the place.
+    if n >= 4 && words[n - 2].eq_ignore_ascii_case("online") && lexicon.is_place(words[n - 1]) {
+        return (
+            words[..n - 2].to_vec(),
+            format!(" online in {}", place_text(words[n - 1])),
+        );
+    }
     // `Sydney family day out`: a place the brief names, written first.
     let demonym = |w: &str| {
         ["ian", "ean", "ican", "ese", "ish", "ern"]
@@ -1299,10 +1330,7 @@ fn split_place<'a>(words: &[&'a str], lexicon: &Lexicon) -> (Vec<&'a str>, Strin
             .any(|e| w.ends_with(e))
     };
     if n >= 3 && lexicon.is_place(words[0]) && !is_acronym(words[0]) && !demonym(words[0]) {
-        return (
-            words[1..].to_vec(),
-            format!(" in {}", text::place_name(words[0])),
-        );
+        return (words[1..].to_vec(), format!(" in {}", place_text(words[0])));
     }
     for size in [2, 1] {
         if n <= size {
@@ -1340,7 +1368,7 @@ fn split_place<'a>(words: &[&'a str], lexicon: &Lexicon) -> (Vec<&'a str>, Strin
         };
         return (
             words[..end].to_vec(),
-            format!(" {preposition} {}", text::place_name(&place)),
+            format!(" {preposition} {}", place_text(&place)),
         );
     }
     (words.to_vec(), String::new())
@@ -1483,6 +1511,26 @@ mod tests {
     fn shapes_read_as_questions() {
         use BusinessModel::*;
         let cases = [
+            (
+                "best place to buy vinyl online uk",
+                Ecommerce,
+                "What is the best place to buy vinyl online in the UK?",
+            ),
+            (
+                "herd recording software nz",
+                Saas,
+                "What is the best herd recording software in NZ?",
+            ),
+            (
+                "how to rent out my garage",
+                Marketplace,
+                "How do I rent out my garage?",
+            ),
+            (
+                "best garage storage for rent",
+                Marketplace,
+                "What is the best garage storage for rent?",
+            ),
             (
                 "lifetime warranty suitcases",
                 Ecommerce,

@@ -167,7 +167,23 @@ impl Generator {
             });
         }
         let mut warnings = Vec::new();
+        // Markets named with their regions (`United Kingdom (Surrey, South West London)`)
+        // are those regions; a YAML flow list splits such a market at its commas, and the
+        // pieces are joined again first.
+        let regional;
+        let mut market_notes = Vec::new();
+        let brief = match regional_markets(&brief.target_markets, &mut market_notes) {
+            Some(markets) => {
+                let mut copy = brief.clone();
+                copy.target_markets = markets;
+                regional = copy;
+                &regional
+            }
+            None => brief,
+        };
         let mut plan = topics::plan(brief, options.topics);
+        plan.inferences.extend(market_notes.iter().cloned());
+        warnings.extend(market_notes.into_iter().filter(|n| n.contains("YAML")));
         let language = self.pick_language(brief, options, &mut plan.inferences, &mut warnings)?;
         topics::localize_names(&mut plan, &language);
         if brief.is_thin() {
@@ -843,7 +859,7 @@ fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut V
         )
         .filter(|label| seen.insert(label.trim().to_lowercase()))
         .filter_map(|label| {
-            let kinds = phrasing::kinds(&text::without_aside(label));
+            let kinds = phrasing::kinds(&text::plain_label(label));
             (!kinds.is_empty()).then(|| {
                 let kinds: Vec<String> = kinds.iter().map(|k| format!("`{k}`")).collect();
                 format!("`{}` as {}", label.trim(), kinds.join(" and "))
@@ -856,6 +872,73 @@ fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut V
             read.join("; ")
         ));
     }
+}
+
+/// The brief's markets with regions named in brackets read as those regions
+/// (`United Kingdom (Surrey, South West London)` → `Surrey`, `South West London`), after
+/// joining again a market that a YAML flow list (`[United Kingdom (Surrey, Kent)]`) split
+/// at its commas; `None` when no market names regions. Each reading is noted.
+fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<String>> {
+    if !markets.iter().any(|m| m.contains('(') || m.contains(')')) {
+        return None;
+    }
+    let mut joined: Vec<String> = Vec::new();
+    let mut open = false;
+    let mut split = false;
+    for market in markets {
+        let market = market.trim();
+        match joined.last_mut() {
+            Some(last) if open => {
+                last.push_str(", ");
+                last.push_str(market);
+                split = true;
+            }
+            _ => joined.push(market.to_owned()),
+        }
+        let last = joined.last().map(String::as_str).unwrap_or_default();
+        open = last.matches('(').count() > last.matches(')').count();
+    }
+    if split {
+        notes.push(format!(
+            "the markets {} were read as `{}`: a YAML flow list `[...]` splits an item at its commas, so quote such an item",
+            markets
+                .iter()
+                .map(|m| format!("`{}`", m.trim()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            joined.join("`, `")
+        ));
+    }
+    let mut out = Vec::new();
+    for market in &joined {
+        let inner = market
+            .split_once('(')
+            .and_then(|(_, rest)| rest.rsplit_once(')'))
+            .map(|(inner, _)| inner);
+        let regions: Vec<&str> = inner
+            .map(|inner| {
+                inner
+                    .split([',', ';'])
+                    .map(str::trim)
+                    .filter(|r| !r.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if regions.is_empty() {
+            out.push(text::without_aside(market).trim().to_owned());
+        } else {
+            notes.push(format!(
+                "the market `{market}` is read as its regions: {}",
+                regions
+                    .iter()
+                    .map(|r| format!("`{r}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            out.extend(regions.iter().map(|r| (*r).to_owned()));
+        }
+    }
+    Some(out)
 }
 
 /// Whether the prompts are written in English while the brief names only other
@@ -1664,7 +1747,7 @@ impl FillContext<'_> {
             return Rc::clone(found);
         }
         let model = self.brief.business_model;
-        let plain = text::without_aside(label);
+        let plain = text::plain_label(label);
         let kinds = phrasing::kinds(&plain);
         let nouns: Rc<[phrasing::Noun]> = if kinds.is_empty() {
             vec![topics::product_noun(&plain, model, self.keep)].into()
@@ -2041,7 +2124,7 @@ impl FillContext<'_> {
                 return Vec::new();
             }
             let topic = self.topic;
-            phrasing::kinds(&text::without_aside(
+            phrasing::kinds(&text::plain_label(
                 topic.subject.as_deref().unwrap_or(&topic.name),
             ))
         })
@@ -2058,10 +2141,14 @@ impl FillContext<'_> {
             let named = match kinds.get(kind) {
                 Some(one) => Cow::Borrowed(one.as_str()),
                 None => {
-                    text::without_aside(fill.topic.subject.as_deref().unwrap_or(&fill.topic.name))
+                    text::plain_label(fill.topic.subject.as_deref().unwrap_or(&fill.topic.name))
                 }
             };
             let topic_text = phrase(&named, fill.keep);
+            // `Tree surgeon near me`, `Cost of tree work`: a search, asked as the choice
+            // or the price it stands for.
+            let topic_text =
+                phrasing::search_topic(&topic_text, model, fill.keep).unwrap_or(topic_text);
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]
@@ -2267,7 +2354,7 @@ impl FillContext<'_> {
                     .unwrap_or(&product.bare),
             ),
             // The product is people (`freelance developers`, `plumbers`).
-            p_people: Value::from(product.is_agent()),
+            p_people: Value::from(product.is_people()),
             providers: Value::from(&providers.bare),
             rivals: Value::from(&rivals.bare),
             rival: Value::from(&rivals.modifier),
@@ -2348,11 +2435,11 @@ impl SlotValues {
         };
         let t = fill.topic_vars(self.topic_kind);
         let p = fill.product_vars(&self.product, self.product_line.as_deref());
-        // Generic rivals written in lower case (`local high-street accountants`) are plural.
+        // Generic rivals (`local high-street accountants`) are plural.
         let rival_plural = self
             .competitor
             .as_deref()
-            .is_some_and(|c| c.chars().next().is_some_and(char::is_lowercase) && c.ends_with('s'));
+            .is_some_and(phrasing::is_group_name);
         let supply = model == crate::brief::BusinessModel::Marketplace
             && phrasing::is_supply_side(&self.audience, offer);
         let (channel, channel_kind, channel_on) = match &self.channel {
@@ -2639,4 +2726,41 @@ pub fn to_json(set: &PromptSet<'_>) -> String {
     let mut text = serde_json::to_string_pretty(set).expect("a prompt set always serializes");
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::regional_markets;
+
+    fn markets(items: &[&str]) -> Option<Vec<String>> {
+        let items: Vec<String> = items.iter().map(|s| (*s).to_owned()).collect();
+        regional_markets(&items, &mut Vec::new())
+    }
+
+    #[test]
+    fn markets_with_regions_are_those_regions() {
+        // As a YAML flow list splits it, and as written in quotes.
+        let want = Some(vec![
+            "Surrey".to_owned(),
+            "South West London".to_owned(),
+            "North Hampshire".to_owned(),
+        ]);
+        assert_eq!(
+            markets(&[
+                "United Kingdom (Surrey",
+                "South West London",
+                "North Hampshire)"
+            ]),
+            want
+        );
+        assert_eq!(
+            markets(&["United Kingdom (Surrey, South West London, North Hampshire)"]),
+            want
+        );
+        assert_eq!(
+            markets(&["Canada (Ontario)", "US"]),
+            Some(vec!["Ontario".to_owned(), "US".to_owned()])
+        );
+        assert_eq!(markets(&["United Kingdom", "Ireland"]), None);
+    }
 }

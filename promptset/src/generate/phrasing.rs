@@ -137,6 +137,8 @@ const MASS: &[&str] = &[
     "tuition",
     "upholstery",
     "videography",
+    // Records collectively (`buy vinyl online`), as well as the material.
+    "vinyl",
     "waste",
     "water",
     "whey",
@@ -252,6 +254,11 @@ const PAIRS: &[&str] = &[
 ];
 
 /// Heads of noun phrases that name who provides a service (`online accountants`).
+/// Agents of [`AGENTS`] that are places, booked or rented rather than hired.
+const PLACES: &[&str] = &[
+    "space", "school", "nursery", "gym", "center", "centre", "clinic", "body", "venue", "airline",
+];
+
 const AGENTS: &[&str] = &[
     "accountant",
     "adviser",
@@ -265,6 +272,7 @@ const AGENTS: &[&str] = &[
     "centre",
     "airline",
     "architect",
+    "arborist",
     "assessor",
     "auctioneer",
     "auditor",
@@ -363,6 +371,7 @@ const AGENTS: &[&str] = &[
     "studio",
     "stylist",
     "supplier",
+    "surgeon",
     "surveyor",
     "tailor",
     "teacher",
@@ -571,6 +580,12 @@ impl Noun {
     pub fn is_agent(&self) -> bool {
         AGENTS.contains(&self.head().as_str())
     }
+
+    /// Whether the noun names people one hires (`freelance developers`, `plumbers`,
+    /// `design agencies`), not a place that provides (`storage spaces`, `gyms`).
+    pub fn is_people(&self) -> bool {
+        self.is_agent() && !PLACES.contains(&singular(&self.head()).as_str())
+    }
 }
 
 /// The kinds a label joined by `and` names, each a label of its own; one when the label
@@ -650,6 +665,8 @@ pub fn kinds(label: &str) -> Vec<String> {
     {
         return Vec::new();
     }
+    // `LPs` is told a plural by its capitals, before they are lowered.
+    let acronym_plurals = (is_plural(first_last), is_plural(rest_last));
     let first_last = first_last.to_lowercase();
     let rest_last = rest_last.to_lowercase();
     let with_tail = |kind: String| format!("{kind}{tail}");
@@ -691,7 +708,8 @@ pub fn kinds(label: &str) -> Vec<String> {
     };
     // A plural that is a modifier (`Men's and women's`, `Sales and marketing software`)
     // names no things of its own.
-    let first_plural = is_plural(&first_last) && !(first_words.len() == 1 && modifier_only(first));
+    let first_plural = (is_plural(&first_last) || acronym_plurals.0)
+        && !(first_words.len() == 1 && modifier_only(first));
     if rest_words.len() == 1 {
         // A word that needs a subject takes the first kind's (`Wine ratings and reviews`
         // → `wine reviews`, `Laptops and accessories` → `laptop accessories`); a plural
@@ -725,14 +743,20 @@ pub fn kinds(label: &str) -> Vec<String> {
                 with_tail(format!("{subject} {rest}")),
             ];
         }
-        if !first_plural || !is_plural(&rest_last) {
+        if !first_plural || !(is_plural(&rest_last) || acronym_plurals.1) {
             return Vec::new();
         }
         // `Commercial fridges and freezers`, `Underbench fridges and freezers`: a modifier
-        // stays with both; a noun does not (`Board games and puzzles`, `Plant pots and
+        // stays with both, as does a material (`New vinyl LPs and reissues` → `new vinyl
+        // reissues`); a noun does not (`Board games and puzzles`, `Plant pots and
         // planters`).
         let second = match first_words.split_last() {
-            Some((_, stem)) if !stem.is_empty() && stem.iter().all(|w| modifier_only(w)) => {
+            Some((_, stem))
+                if !stem.is_empty()
+                    && stem
+                        .iter()
+                        .all(|w| modifier_only(w) || MASS.contains(&w.to_lowercase().as_str())) =>
+            {
                 format!("{} {rest}", stem.join(" "))
             }
             _ => rest.to_owned(),
@@ -875,6 +899,30 @@ fn split_post_modifier(text: &str) -> (&str, &str) {
     (text, "")
 }
 
+/// Whether a rival is a group named by what its members are, which takes a plural verb:
+/// `local high-street accountants`, `local tree surgeons on Checkatrade and MyBuilder`,
+/// `Craigslist and Facebook Marketplace listings`, `spreadsheets and Google Forms`. A name
+/// (`Gristwood & Toms`, `Two Men and a Truck`, `Hays`) is one rival.
+pub fn is_group_name(name: &str) -> bool {
+    let name = name.trim();
+    let plural_end = |text: &str| {
+        text.split_whitespace()
+            .last()
+            .is_some_and(|last| last.starts_with(char::is_lowercase) && is_plural(last))
+    };
+    if name.starts_with(char::is_lowercase) {
+        let head = [
+            " on ", " in ", " from ", " with ", " via ", " at ", " like ",
+        ]
+        .iter()
+        .filter_map(|m| name.find(m))
+        .min()
+        .map_or(name, |at| &name[..at]);
+        return plural_end(head) || head.split(" and ").any(plural_end);
+    }
+    name.contains(" and ") && plural_end(name)
+}
+
 /// -ing nouns that count (`a freight briefing`, `two listings`).
 const COUNTED_ING: &[&str] = &[
     "briefing",
@@ -959,6 +1007,52 @@ pub fn topic_subject(text: &str, keep: &[&str]) -> String {
         return Noun::parse(text, keep).bare;
     }
     text.to_owned()
+}
+
+/// A topic named as a search (`Tree surgeon near me`, `Cost of tree work`) as running
+/// text says it: the choice of a provider (`choosing a tree surgeon`), the thing without
+/// `near me` (`stump grinding`), or the price of the thing (`tree work costs`, which the
+/// banks read as a price topic). `None` for a topic that is no such search. Goods and
+/// software are searched for as themselves, so only a provider `near me` changes there.
+pub fn search_topic(text: &str, model: BusinessModel, keep: &[&str]) -> Option<String> {
+    let lower = text.to_lowercase();
+    for price in ["cost of ", "costs of ", "price of ", "prices of "] {
+        if let Some(rest) = lower.strip_prefix(price)
+            && !rest.contains(" and ")
+            && !rest.is_empty()
+        {
+            let rest = &text[price.len()..];
+            return Some(format!("{rest} costs"));
+        }
+    }
+    let (rest, near) = match [" near me", " nearby", " in my area"]
+        .iter()
+        .find_map(|tail| lower.strip_suffix(tail))
+    {
+        Some(rest) if !rest.is_empty() => (&text[..rest.len()], true),
+        _ => (text, false),
+    };
+    // `Switching power company` is a job, not a provider.
+    let first = rest.split_whitespace().next().unwrap_or_default();
+    if first.to_lowercase().ends_with("ing") && is_gerund(&first.to_lowercase()) {
+        return near.then(|| rest.to_owned());
+    }
+    let noun = Noun::parse(rest, keep);
+    let hired = matches!(
+        model,
+        BusinessModel::Services | BusinessModel::Other | BusinessModel::Marketplace
+    );
+    if noun.is_people() && (near || hired && rest.split_whitespace().count() <= 3) {
+        let one = match rest.rsplit_once(' ') {
+            Some((stem, last)) => format!("{stem} {}", singular(last)),
+            None => singular(rest),
+        };
+        return Some(format!(
+            "choosing {}",
+            crate::generate::text::with_article(&one)
+        ));
+    }
+    near.then(|| rest.to_owned())
 }
 
 /// Whether a topic is an action (`switching payroll providers`, `hiking in winter`)
@@ -1197,7 +1291,12 @@ pub fn is_plural(word: &str) -> bool {
         "taxis", "skis", "safaris", "bikinis", "kiwis", "semis", "minis", "wikis", "emojis",
         "alibis", "khakis", "saris", "salamis", "yetis", "delis", "chilis", "maxis",
     ];
-    word.ends_with("people")
+    // `LPs`, `CDs`, `SUVs`: an acronym's plural, however short.
+    let acronym_plural = word
+        .strip_suffix('s')
+        .is_some_and(|stem| stem.len() >= 2 && stem.chars().all(|c| c.is_ascii_uppercase()));
+    acronym_plural
+        || word.ends_with("people")
         || word.ends_with("eaux")
         || IN_I.iter().any(|w| word.ends_with(w))
         || word.ends_with('s')
@@ -1648,7 +1747,7 @@ const VAGUE: &[&str] = &[
 /// the generator notes in `key_inferences`).
 pub fn short_audience(description: &str, keep: &[&str]) -> String {
     // `adult children (45-60)`: the aside is the brief's note, not what people say.
-    let description = crate::generate::text::without_aside(description);
+    let description = crate::generate::text::plain_label(description);
     let text = crate::generate::text::phrase(&description, keep);
     let padded = format!("{text} ");
     let mut cut = text.len();
@@ -2223,6 +2322,18 @@ pub fn marketplace_verb(noun: &Noun) -> (&'static str, &'static str) {
     // An activity (`private tutoring`, `dog walking`) is booked; its people are hired.
     if is_gerund(&noun.head()) {
         return ("book", "booking");
+    }
+    // A place is rented (`storage spaces`, `parking spaces`) or booked (`coworking
+    // spaces`), never hired.
+    if noun.is_agent() && !noun.is_people() {
+        let rented = ["storage", "parking", "garage", "locker", "warehouse"]
+            .iter()
+            .any(|w| noun.bare.to_lowercase().contains(w));
+        return if rented {
+            ("rent", "renting")
+        } else {
+            ("book", "booking")
+        };
     }
     if noun.is_agent()
         || [
@@ -2875,6 +2986,68 @@ mod tests {
         let cars = Noun::parse("used cars", &[]);
         assert!(!is_supply_side("first-time car buyers", &cars));
         assert!(is_supply_side("private sellers", &cars));
+    }
+
+    #[test]
+    fn searches_as_topics_read_as_what_they_ask() {
+        use BusinessModel::*;
+        let cases = [
+            (
+                "tree surgeon near me",
+                Services,
+                Some("choosing a tree surgeon"),
+            ),
+            ("Cost of tree work", Services, Some("tree work costs")),
+            ("stump grinding near me", Services, Some("stump grinding")),
+            (
+                "long-distance moving companies",
+                Services,
+                Some("choosing a long-distance moving company"),
+            ),
+            ("switching power company", Other, None),
+            ("emergency plumber", Ecommerce, None),
+            ("storage spaces", Marketplace, None),
+            ("costs of X and Y", Services, None),
+        ];
+        for (topic, model, want) in cases {
+            assert_eq!(search_topic(topic, model, &[]).as_deref(), want, "{topic}");
+        }
+    }
+
+    #[test]
+    fn groups_of_rivals_are_told_from_names() {
+        for group in [
+            "local high-street accountants",
+            "local tree surgeons on Checkatrade and MyBuilder",
+            "Craigslist and Facebook Marketplace listings",
+            "spreadsheets and Google Forms",
+            "free YouTube teachers and Telegram PDF channels",
+        ] {
+            assert!(is_group_name(group), "{group}");
+        }
+        for name in [
+            "Gristwood & Toms",
+            "Two Men and a Truck",
+            "Hays",
+            "Public Storage",
+        ] {
+            assert!(!is_group_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn places_are_rented_and_people_hired() {
+        let noun = |s: &str| Noun::parse(s, &[]);
+        assert_eq!(marketplace_verb(&noun("storage spaces")).0, "rent");
+        assert_eq!(marketplace_verb(&noun("coworking spaces")).0, "book");
+        assert_eq!(marketplace_verb(&noun("freelance developers")).0, "hire");
+        assert!(!noun("storage spaces").is_people());
+        assert!(noun("tree surgeons").is_people());
+        assert!(is_plural("LPs") && is_plural("SUVs") && !is_plural("ops"));
+        assert_eq!(
+            kinds("New vinyl LPs and reissues"),
+            ["New vinyl LPs", "New vinyl reissues"]
+        );
     }
 
     #[test]

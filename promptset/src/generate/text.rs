@@ -157,6 +157,19 @@ pub fn without_aside(label: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A brief's label as running text reads it: without asides in brackets (see
+/// [`without_aside`]) and with `&` written as `and` (`Used & graded vinyl`, `RV & boat
+/// parking`), so that labels joined either way are read alike. Names (brands, rivals)
+/// never pass through here: `Needle & Groove` keeps its `&`.
+pub fn plain_label(label: &str) -> std::borrow::Cow<'_, str> {
+    let plain = without_aside(label);
+    if plain.contains(" & ") {
+        std::borrow::Cow::Owned(plain.replace(" & ", " and "))
+    } else {
+        plain
+    }
+}
+
 /// Upper-cases the first letter, for topic names built from running text.
 pub fn title(text: &str) -> String {
     let mut chars = text.chars();
@@ -677,6 +690,10 @@ mod casing_tests {
         );
         assert_eq!(without_aside("(AEDs)"), "(AEDs)");
         assert_eq!(without_aside("Plain label"), "Plain label");
+        assert_eq!(
+            super::plain_label("Used & graded vinyl (sleeves graded)"),
+            "Used and graded vinyl"
+        );
     }
 
     #[test]

@@ -484,7 +484,13 @@ pub fn names_to_keep(brief: &Brief) -> Vec<String> {
 /// priority topic or brand name, in that order; each guess is noted.
 fn infer_offer(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> Noun {
     let model = brief.business_model;
-    let parse = |label: &str| adjust_for_model(Noun::parse(label, keep), model, keep);
+    let parse = |label: &str| {
+        adjust_for_model(
+            Noun::parse(&crate::generate::text::plain_label(label), keep),
+            model,
+            keep,
+        )
+    };
     if let Some(offering) = brief.offering.as_deref().filter(|s| !s.trim().is_empty()) {
         return parse(offering);
     }
@@ -563,6 +569,8 @@ fn infer_offer(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> No
 /// A product line or label as the noun prompts use for it in this business model: a
 /// marketplace's `Home repair bookings` are `home repairs`, software is bought as tools.
 pub fn product_noun(label: &str, model: BusinessModel, keep: &[&str]) -> Noun {
+    let label = crate::generate::text::plain_label(label);
+    let label = label.as_ref();
     let label = if model == BusinessModel::Marketplace {
         phrasing::marketplace_offer(label).unwrap_or_else(|| label.to_owned())
     } else {
@@ -1353,6 +1361,12 @@ pub fn line_provider_noun(
         "studio" | "studios" => Some("studios"),
         _ => None,
     };
+    if model == BusinessModel::Services
+        && !product.is_agent()
+        && let Some(trade) = joined_trade(offer, keep)
+    {
+        return trade;
+    }
     if let Some(plural) = plural
         && model == BusinessModel::Services
         && !product.is_agent()
@@ -1477,6 +1491,8 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         ("locksmithing", "locksmiths"),
         ("electrical", "electricians"),
         ("pest control", "pest control companies"),
+        ("surgery", "surgeons"),
+        ("arboriculture", "arborists"),
     ];
     // The singular form: `customs brokerage`, not `customs brokerages`.
     let lower = offer.modifier.to_lowercase();
@@ -1525,12 +1541,34 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
     Some(Noun::parse(&text, keep))
 }
 
+/// The practitioners of an offering of two kinds whose first is a trade people name by
+/// them (`tree surgery and arboricultural consultancy` → `tree surgeons`): people hire
+/// tree surgeons, not `tree surgery and arboricultural consultancies`.
+fn joined_trade(offer: &Noun, keep: &[&str]) -> Option<Noun> {
+    // `translation and localisation services` are no firm's name for itself: the
+    // banks name such firms by the first trade (`translation services`).
+    if !offer.bare.contains(" and ") || !offer.is_agent() {
+        return None;
+    }
+    let kinds = phrasing::kinds(&offer.bare);
+    let first = match kinds.first() {
+        Some(first) => first.as_str(),
+        None => offer.bare.split(" and ").next()?,
+    };
+    practitioners(&Noun::parse(first, keep), keep)
+}
+
 /// Who provides the offering: the offering itself when it names providers (`online
 /// accountants`, `gyms`), else `<offering> providers` (`payroll providers`).
 pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun {
     // A marketplace's rivals are platforms even when what it lists are people.
     if model == BusinessModel::Marketplace {
         return Noun::parse(&format!("{} platforms", offer.modifier), keep);
+    }
+    if matches!(model, BusinessModel::Services | BusinessModel::Other)
+        && let Some(trade) = joined_trade(offer, keep)
+    {
+        return trade;
     }
     if offer.is_agent() {
         return offer.clone();
@@ -1648,6 +1686,27 @@ fn supply_audience(brief: &Brief, name: &str, offer: &Noun, lexicon: &Lexicon) -
 #[cfg(test)]
 mod split_for_tests {
     use super::shares_word;
+
+    #[test]
+    fn a_firm_of_two_trades_is_named_by_the_first_trades_practitioners() {
+        use super::{BusinessModel, Noun, line_provider_noun, provider_noun};
+        let offer = Noun::parse("tree surgery and arboricultural consultancy", &[]);
+        assert_eq!(
+            provider_noun(&offer, BusinessModel::Services, &[]).bare,
+            "tree surgeons"
+        );
+        let line = Noun::parse("felling and sectional dismantling", &[]);
+        assert_eq!(
+            line_provider_noun(&line, &offer, BusinessModel::Services, &[]).bare,
+            "tree surgeons"
+        );
+        // Services named by two trades keep the banks' own reading.
+        let offer = Noun::parse("translation and localisation services", &[]);
+        assert_ne!(
+            provider_noun(&offer, BusinessModel::Services, &[]).bare,
+            "translators"
+        );
+    }
 
     #[test]
     fn trades_are_named_by_their_practitioners() {
