@@ -295,6 +295,9 @@ const UNREAD: &[&str] = &[
 pub struct Lexicon {
     pub names: Vec<String>,
     pub places: Vec<String>,
+    /// Words the brief's labels write in capitals (`UPSC`, `SSC`), lower-cased: a
+    /// keyword typing them in lower case (`optional subject for upsc`) means them.
+    pub acronyms: Vec<String>,
 }
 
 impl Lexicon {
@@ -370,7 +373,25 @@ impl Lexicon {
             }
         }
         places.retain(|p| !names.iter().any(|n| n.eq_ignore_ascii_case(p)));
-        Lexicon { names, places }
+        let mut acronyms: Vec<String> = brief
+            .priority_topics
+            .iter()
+            .map(|t| t.name.as_str())
+            .chain(brief.core_product_lines.iter().map(|l| l.name.as_str()))
+            .chain(brief.target_customers.iter().map(String::as_str))
+            .chain(brief.optional_context.values().filter_map(|v| v.as_str()))
+            .flat_map(str::split_whitespace)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| is_acronym(w) && !PLACE_ACRONYMS.contains(w))
+            .map(str::to_lowercase)
+            .collect();
+        acronyms.sort_unstable();
+        acronyms.dedup();
+        Lexicon {
+            names,
+            places,
+            acronyms,
+        }
     }
 
     fn is_place(&self, word: &str) -> bool {
@@ -484,7 +505,18 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
     {
         return None;
     }
-    let words: Vec<&str> = keyword.split(' ').collect();
+    // `optional subject for upsc`: the brief writes `UPSC`.
+    let cased: Vec<String> = keyword
+        .split(' ')
+        .map(|w| {
+            if lexicon.acronyms.iter().any(|a| a == w) {
+                w.to_uppercase()
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect();
+    let words: Vec<&str> = cased.iter().map(String::as_str).collect();
     if words.len() < 2 || words.len() > 9 {
         return None;
     }
@@ -1088,7 +1120,10 @@ fn asked_by_head(
         };
         return Some(Asked {
             intent: Intent::CategoryEvaluation,
-            text: format!("Where can I find the latest {piece}{place}?"),
+            text: format!(
+                "Where can I find the latest {}{place}?",
+                piece.strip_prefix("the ").unwrap_or(&piece)
+            ),
         });
     }
     if PRICES.contains(&head) {
@@ -1425,7 +1460,14 @@ fn object_phrase(words: &[&str]) -> String {
                 | "under"
         ) || capital(w)
             || words.len() > 1 && is_plural(&w.to_lowercase())
-    }) || words.last().is_some_and(capital);
+    }) || words.last().is_some_and(capital)
+        // An exam or body named by its letters takes no article (`for UPSC`, `for SSC
+        // CGL`); a lower-case word without vowels is such letters.
+        || words.last().is_some_and(|w| {
+            is_acronym(w)
+                || w.len() >= 2
+                    && w.chars().all(|c| c.is_ascii_lowercase() && !"aeiouy".contains(c))
+        });
     let head = head_of(words);
     if determined || NO_ARTICLE.contains(&head.as_str()) || !is_singular_count(&head) {
         joined
@@ -1484,6 +1526,7 @@ mod tests {
 
     fn ask(keyword: &str, model: BusinessModel) -> Option<String> {
         let lexicon = Lexicon {
+            acronyms: vec!["upsc".into()],
             names: vec!["Husqvarna".into(), "HIWIN".into(), "Pix".into()],
             places: [
                 "United Kingdom",
@@ -1520,6 +1563,21 @@ mod tests {
                 "herd recording software nz",
                 Saas,
                 "What is the best herd recording software in NZ?",
+            ),
+            (
+                "best optional subject for upsc",
+                ContentMedia,
+                "What is the best optional subject for UPSC?",
+            ),
+            (
+                "best free mock test for ssc cgl",
+                ContentMedia,
+                "What is the best free mock test for ssc cgl?",
+            ),
+            (
+                "the hindu editorial analysis",
+                ContentMedia,
+                "Where can I find the latest hindu editorial analysis?",
             ),
             (
                 "how to rent out my garage",

@@ -2195,8 +2195,18 @@ impl FillContext<'_> {
                 offer_are: Value::from(offer.be()),
                 // Content banks read a category of two kinds from its `and` (`hiking guide
                 // and gear review`) and name such sites by their field (`hiking sites`).
+                // A field named with its outlet (`government exam preparation portal`)
+                // is named without it: the banks add `sites` themselves.
                 offer_mod: Value::from(if model == crate::brief::BusinessModel::ContentMedia {
-                    phrasing::joined_modifier(offer, fill.keep)
+                    let field = phrasing::joined_modifier(offer, fill.keep);
+                    match field.rsplit_once(' ') {
+                        Some((rest, outlet))
+                            if ["portal", "site", "website", "blog"].contains(&outlet) =>
+                        {
+                            rest.to_owned()
+                        }
+                        _ => field,
+                    }
                 } else {
                     offer.modifier.clone()
                 }),

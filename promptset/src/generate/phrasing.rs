@@ -775,8 +775,10 @@ pub fn kinds(label: &str) -> Vec<String> {
     let first_whole = first_plural
         || (first_words.len() == 1
             && if ing {
-                // `accounting and payroll services` share `services`.
-                !MASS.contains(&first_last.as_str()) && !is_gerund(&first_last) && rest_plural
+                // `accounting and payroll services` and `Banking and SSC exams` share
+                // their head; only goods named in -ing stand whole (`Bedding and bath
+                // linens`).
+                ING_GOODS.contains(&first_last.as_str()) && rest_plural
             } else {
                 MASS.contains(&first_last.as_str())
                     && (is_mass(&rest_last) || DEPENDENT.contains(&rest_last.as_str()))
@@ -923,6 +925,31 @@ pub fn is_group_name(name: &str) -> bool {
     name.contains(" and ") && plural_end(name)
 }
 
+/// Goods named by a word in -ing (`bedding`, `flooring`), which stand as things of
+/// their own beside others (`Bedding and bath linens`).
+const ING_GOODS: &[&str] = &[
+    "bedding",
+    "clothing",
+    "flooring",
+    "lighting",
+    "decking",
+    "fencing",
+    "siding",
+    "shelving",
+    "tubing",
+    "piping",
+    "packaging",
+    "cladding",
+    "tiling",
+    "seating",
+    "netting",
+    "matting",
+    "edging",
+    "bunting",
+    "railing",
+    "roofing",
+];
+
 /// -ing nouns that count (`a freight briefing`, `two listings`).
 const COUNTED_ING: &[&str] = &[
     "briefing",
@@ -1053,6 +1080,32 @@ pub fn search_topic(text: &str, model: BusinessModel, keep: &[&str]) -> Option<S
         ));
     }
     near.then(|| rest.to_owned())
+}
+
+/// `government exam preparation and current affairs portal` → `government exam
+/// preparation portals`: a publication's category of two fields joined by `and` before
+/// one singular outlet word, as its first field's outlets; `None` for any other label
+/// (`hiking guides and gear reviews` is read by [`Noun::parse`]).
+pub fn first_field_outlets(category: &str) -> Option<String> {
+    const OUTLETS: &[&str] = &[
+        "portal",
+        "site",
+        "website",
+        "blog",
+        "magazine",
+        "publication",
+        "newsletter",
+        "podcast",
+        "channel",
+        "platform",
+        "hub",
+    ];
+    let category = crate::generate::text::plain_label(category);
+    let (first, rest) = category.trim().split_once(" and ")?;
+    let (_, outlet) = rest.rsplit_once(' ')?;
+    let outlet_lower = outlet.to_lowercase();
+    (first.contains(' ') && OUTLETS.contains(&outlet_lower.as_str()))
+        .then(|| format!("{first} {}", plural(outlet)))
 }
 
 /// Whether a topic is an action (`switching payroll providers`, `hiking in winter`)
@@ -3012,6 +3065,24 @@ mod tests {
         for (topic, model, want) in cases {
             assert_eq!(search_topic(topic, model, &[]).as_deref(), want, "{topic}");
         }
+    }
+
+    #[test]
+    fn a_publication_of_two_fields_is_named_by_the_first() {
+        assert_eq!(
+            kinds("Banking and SSC exams"),
+            ["Banking exams", "SSC exams"]
+        );
+        assert_eq!(
+            first_field_outlets("government exam preparation and current affairs portal")
+                .as_deref(),
+            Some("government exam preparation portals")
+        );
+        assert_eq!(first_field_outlets("hiking guides and gear reviews"), None);
+        assert_eq!(
+            first_field_outlets("astronomy and stargazing publication"),
+            None
+        );
     }
 
     #[test]

@@ -535,6 +535,20 @@ fn infer_offer(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> No
             ));
             return noun;
         }
+        // A publication of two fields (`government exam preparation and current affairs
+        // portal`) is named by its first field and the outlet, counted: readers compare
+        // `government exam preparation portals`, never a mass of both fields.
+        if model == BusinessModel::ContentMedia
+            && let Some(outlets) = phrasing::first_field_outlets(category)
+        {
+            let noun = parse(&outlets);
+            inferences.push(format!(
+                "the category `{}` is named `{}` in questions; set `offering` to change it",
+                category.trim(),
+                noun.bare
+            ));
+            return noun;
+        }
         return parse(category);
     }
     if let Some(line) = brief.core_product_lines.first() {
