@@ -298,6 +298,8 @@ pub struct Lexicon {
     /// Words the brief's labels write in capitals (`UPSC`, `SSC`), lower-cased: a
     /// keyword typing them in lower case (`optional subject for upsc`) means them.
     pub acronyms: Vec<String>,
+    /// The brief's markets whole (`New Brunswick`), which keywords type in lower case.
+    pub markets: Vec<String>,
 }
 
 impl Lexicon {
@@ -391,6 +393,12 @@ impl Lexicon {
             names,
             places,
             acronyms,
+            markets: brief
+                .target_markets
+                .iter()
+                .map(|m| crate::generate::text::without_aside(m).trim().to_owned())
+                .filter(|m| m.len() >= 4)
+                .collect(),
         }
     }
 
@@ -505,7 +513,19 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
     {
         return None;
     }
-    // `optional subject for upsc`: the brief writes `UPSC`.
+    // `optional subject for upsc`: the brief writes `UPSC`; `best credit union in new
+    // brunswick`: a market, written as the brief writes it.
+    let mut keyword = keyword.to_owned();
+    for market in &lexicon.markets {
+        let lower = market.to_lowercase();
+        let padded = format!(" {keyword} ");
+        if lower != *market && padded.contains(&format!(" {lower} ")) {
+            keyword = padded
+                .replace(&format!(" {lower} "), &format!(" {market} "))
+                .trim()
+                .to_owned();
+        }
+    }
     let cased: Vec<String> = keyword
         .split(' ')
         .map(|w| {
@@ -1527,6 +1547,7 @@ mod tests {
     fn ask(keyword: &str, model: BusinessModel) -> Option<String> {
         let lexicon = Lexicon {
             acronyms: vec!["upsc".into()],
+            markets: vec!["New Brunswick".into(), "Canada".into()],
             names: vec!["Husqvarna".into(), "HIWIN".into(), "Pix".into()],
             places: [
                 "United Kingdom",
@@ -1563,6 +1584,11 @@ mod tests {
                 "herd recording software nz",
                 Saas,
                 "What is the best herd recording software in NZ?",
+            ),
+            (
+                "best credit union in new brunswick",
+                Other,
+                "What is the best credit union in New Brunswick?",
             ),
             (
                 "best optional subject for upsc",

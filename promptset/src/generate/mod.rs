@@ -170,16 +170,34 @@ impl Generator {
         // Markets named with their regions (`United Kingdom (Surrey, South West London)`)
         // are those regions; a YAML flow list splits such a market at its commas, and the
         // pieces are joined again first.
+        // A brand named in two languages (`Rivebois Credit Union / Caisse Rivebois`) is
+        // asked about by its first name.
         let regional;
         let mut market_notes = Vec::new();
-        let brief = match regional_markets(&brief.target_markets, &mut market_notes) {
-            Some(markets) => {
-                let mut copy = brief.clone();
+        let markets = regional_markets(&brief.target_markets, &mut market_notes);
+        let brand = brief
+            .brand_name
+            .split_once(" / ")
+            .map(|(first, _)| first.trim().to_owned())
+            .filter(|first| !first.is_empty());
+        if let Some(first) = &brand {
+            market_notes.push(format!(
+                "the brand `{}` is named `{first}` in prompts, the first of its names",
+                brief.brand_name.trim()
+            ));
+        }
+        let brief = if markets.is_some() || brand.is_some() {
+            let mut copy = brief.clone();
+            if let Some(markets) = markets {
                 copy.target_markets = markets;
-                regional = copy;
-                &regional
             }
-            None => brief,
+            if let Some(brand) = brand {
+                copy.brand_name = brand;
+            }
+            regional = copy;
+            &regional
+        } else {
+            brief
         };
         let mut plan = topics::plan(brief, options.topics);
         plan.inferences.extend(market_notes.iter().cloned());

@@ -277,6 +277,8 @@ const AGENTS: &[&str] = &[
     "auctioneer",
     "auditor",
     "babysitter",
+    // Banks and credit unions are chosen as providers (`credit unions`).
+    "bank",
     "barber",
     "bookkeeper",
     "bricklayer",
@@ -382,6 +384,7 @@ const AGENTS: &[&str] = &[
     "trainer",
     "translator",
     "tutor",
+    "union",
     "valuer",
     "vendor",
     "vet",

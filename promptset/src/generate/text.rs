@@ -162,6 +162,9 @@ pub fn without_aside(label: &str) -> std::borrow::Cow<'_, str> {
 /// parking`), so that labels joined either way are read alike. Names (brands, rivals)
 /// never pass through here: `Needle & Groove` keeps its `&`.
 pub fn plain_label(label: &str) -> std::borrow::Cow<'_, str> {
+    // `Mortgages / Prêts hypothécaires`: a label in two languages, or two names of one
+    // thing, is read by its first.
+    let label = label.split_once(" / ").map_or(label, |(first, _)| first);
     let plain = without_aside(label);
     if plain.contains(" & ") {
         std::borrow::Cow::Owned(plain.replace(" & ", " and "))
@@ -693,6 +696,10 @@ mod casing_tests {
         assert_eq!(
             super::plain_label("Used & graded vinyl (sleeves graded)"),
             "Used and graded vinyl"
+        );
+        assert_eq!(
+            super::plain_label("Mortgages / Prêts hypothécaires"),
+            "Mortgages"
         );
     }
 
