@@ -36,7 +36,8 @@ pub struct Brief {
     pub website_url: String,
     /// How the business makes money.
     pub business_model: BusinessModel,
-    /// Markets (countries or regions) the brand sells in; at least one.
+    /// Markets (countries or regions) the brand sells in; at least one. A market with
+    /// regions in brackets (`United Kingdom (Surrey, Kent)`) is read as those regions.
     #[schemars(length(min = 1))]
     pub target_markets: Vec<String>,
     /// Languages of the prompts, as codes such as `en` or `zh`; the first one with a
