@@ -175,14 +175,10 @@ impl Generator {
         let regional;
         let mut market_notes = Vec::new();
         let markets = regional_markets(&brief.target_markets, &mut market_notes);
-        let brand = brief
-            .brand_name
-            .split_once(" / ")
-            .map(|(first, _)| first.trim().to_owned())
-            .filter(|first| !first.is_empty());
-        if let Some(first) = &brand {
+        let brand = phrasing::spoken_name(&brief.brand_name);
+        if let Some(spoken) = &brand {
             market_notes.push(format!(
-                "the brand `{}` is named `{first}` in prompts, the first of its names",
+                "the brand `{}` is named `{spoken}` in prompts, as people say it",
                 brief.brand_name.trim()
             ));
         }

@@ -1111,6 +1111,44 @@ pub fn first_field_outlets(category: &str) -> Option<String> {
         .then(|| format!("{first} {}", plural(outlet)))
 }
 
+/// A brand's name as people say it, when the brief writes more: the first of two names
+/// (`Rivebois Credit Union / Caisse Rivebois`) and no legal form (`Oakline Arboriculture
+/// Ltd`, `Acme GmbH`). `None` when the name is already so.
+pub fn spoken_name(name: &str) -> Option<String> {
+    const FORMS: &[&str] = &[
+        " pty ltd",
+        " pty. ltd.",
+        " ltd",
+        " ltd.",
+        " limited",
+        " llc",
+        " l.l.c.",
+        " inc",
+        " inc.",
+        " gmbh",
+        " plc",
+        " corp.",
+        " s.a.",
+        " s.l.",
+        " b.v.",
+        " oy",
+        " ab",
+        " as",
+    ];
+    let name = name.trim();
+    let first = name
+        .split_once(" / ")
+        .map_or(name, |(first, _)| first.trim());
+    let lower = first.to_lowercase();
+    let spoken = FORMS
+        .iter()
+        .find(|form| lower.ends_with(*form) && lower.len() > form.len() + 2)
+        .map_or(first, |form| {
+            first[..first.len() - form.len()].trim_end_matches(',')
+        });
+    (spoken != name && !spoken.is_empty()).then(|| spoken.to_owned())
+}
+
 /// Whether a topic is an action (`switching payroll providers`, `hiking in winter`)
 /// rather than a thing whose name starts with an -ing word (`birding gear and feeders`,
 /// `cleaning products`): the first is asked about `when` doing it, the second `for`.
@@ -1406,6 +1444,13 @@ pub fn singular(word: &str) -> String {
 /// The plural of a singular English noun.
 pub fn plural(word: &str) -> String {
     let lower = word.to_lowercase();
+    // `LPs` is plural already.
+    if word
+        .strip_suffix('s')
+        .is_some_and(|stem| stem.len() >= 2 && stem.chars().all(|c| c.is_ascii_uppercase()))
+    {
+        return word.to_owned();
+    }
     // Greek -is nouns: `analysis` → `analyses`, `crisis` → `crises`.
     if lower.ends_with("sis") || lower.ends_with("xis") {
         return format!("{}es", &word[..word.len() - 2]);
@@ -1719,6 +1764,10 @@ pub fn channel_kind(name: &str) -> ChannelKind {
         "x.com",
         "twitter",
         "social",
+        // Where people read about the brand, not where they buy.
+        "newsletter",
+        "email",
+        "blog",
     ]) {
         ChannelKind::Social
     } else if has(&[
@@ -3089,6 +3138,21 @@ mod tests {
     }
 
     #[test]
+    fn brands_are_named_as_people_say_them() {
+        assert_eq!(
+            spoken_name("Oakline Arboriculture Ltd").as_deref(),
+            Some("Oakline Arboriculture")
+        );
+        assert_eq!(
+            spoken_name("Rivebois Credit Union / Caisse Rivebois").as_deref(),
+            Some("Rivebois Credit Union")
+        );
+        assert_eq!(spoken_name("Acme, Inc.").as_deref(), Some("Acme"));
+        assert_eq!(spoken_name("Needle & Groove"), None);
+        assert_eq!(spoken_name("Ltd"), None);
+    }
+
+    #[test]
     fn groups_of_rivals_are_told_from_names() {
         for group in [
             "local high-street accountants",
@@ -3118,6 +3182,7 @@ mod tests {
         assert!(!noun("storage spaces").is_people());
         assert!(noun("tree surgeons").is_people());
         assert!(is_plural("LPs") && is_plural("SUVs") && !is_plural("ops"));
+        assert_eq!(plural("LPs"), "LPs");
         assert_eq!(
             kinds("New vinyl LPs and reissues"),
             ["New vinyl LPs", "New vinyl reissues"]
