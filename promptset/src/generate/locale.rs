@@ -200,42 +200,56 @@ pub fn place(market: &str, language: &str) -> Place {
     }
 }
 
-/// Words that end an audience's head: a relative clause, a condition, a description
-/// (`Hausbesitzer, die …`, `dueños de bares que …`, `Familien mit …`).
-fn audience_stops(language: &str) -> &'static [&'static str] {
+/// Words that open a relative clause, which ends an audience's head (`dueños de bares
+/// que …`); German ones follow a comma, which ends the head already.
+fn relative_stops(language: &str) -> &'static [&'static str] {
     match language {
         "es" => &[
             " que ",
             " quienes ",
-            " con ",
-            " sin ",
             " cuyo ",
             " cuya ",
             " cuyos ",
             " cuyas ",
             " donde ",
-            " porque ",
-            " y que ",
         ],
+        _ => &[" welche ", " deren ", " dessen "],
+    }
+}
+
+/// Prepositions that open a description, cut off a head still long after the relative
+/// clause is gone (`Büros mit 10 bis 50 Mitarbeitern` → `Büros`).
+fn description_stops(language: &str) -> &'static [&'static str] {
+    match language {
+        "es" => &[" con ", " sin ", " en ", " por ", " porque "],
         _ => &[
-            " die ",
-            " der ",
-            " das ",
-            " welche ",
-            " mit ",
-            " ohne ",
-            " wegen ",
-            " im ",
-            " in ",
-            " aus ",
-            " bei ",
-            " auf ",
-            " für ",
-            " deren ",
-            " dessen ",
-            " und die ",
+            " mit ", " ohne ", " wegen ", " im ", " in ", " aus ", " bei ", " auf ", " für ",
         ],
     }
+}
+
+/// Heads that say nothing alone (`Personas que cocinan …`): their description stays.
+const GENERIC_PEOPLE: &[&str] = &[
+    "personas", "gente", "clientes", "usuarios", "menschen", "leute", "personen", "kunden",
+    "nutzer",
+];
+
+/// `phrase` cut before the first of `stops` that leaves a head worth saying.
+fn cut_before(phrase: &str, stops: &[&str]) -> String {
+    let padded = format!(" {phrase} ");
+    let mut cuts: Vec<usize> = stops
+        .iter()
+        .filter_map(|stop| padded.find(stop))
+        .filter(|&at| at > 0)
+        .collect();
+    cuts.sort_unstable();
+    for at in cuts {
+        let head = padded[..at].trim();
+        if !GENERIC_PEOPLE.contains(&head.to_lowercase().as_str()) {
+            return head.to_owned();
+        }
+    }
+    phrase.to_owned()
 }
 
 /// An audience description in its short form: the head before a comma, a bracket, a
@@ -253,18 +267,11 @@ pub fn audience(description: &str, language: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
+    head = cut_before(&head, relative_stops(language));
     // A head of a few words is kept whole (`Familien mit Kleinkindern`); a longer one is
     // cut before its description.
-    if head.split_whitespace().count() > 3 {
-        let padded = format!(" {head} ");
-        if let Some(at) = audience_stops(language)
-            .iter()
-            .filter_map(|stop| padded.find(stop))
-            .filter(|&at| at > 0)
-            .min()
-        {
-            head = padded[..at].trim().to_owned();
-        }
+    if head.split_whitespace().count() > 4 {
+        head = cut_before(&head, description_stops(language));
     }
     lower_leading(&head, language)
 }
@@ -692,6 +699,7 @@ pub fn localize_names(plan: &mut TopicPlan, brief: &Brief, language: &str) {
                 },
             }
         };
+        let name = capitalised(&name);
         if !taken.contains(&name) {
             taken.push(name.clone());
             topic.name = name;
@@ -770,6 +778,7 @@ pub(super) fn context(
         .product_vars(&values.product, values.product_line.as_deref())
         .offer_kind
         .clone();
+    let p_food = is_consumable(&p);
     minijinja::context! {
         lang => language,
         brand => brief.brand_name.trim(),
@@ -781,6 +790,7 @@ pub(super) fn context(
         category => category,
         topic => topic,
         consumable => consumable,
+        p_food => p_food,
         topic_is_line => fill.topic.source == TopicSource::DerivedFromProductLine,
         p => p.clone(),
         product => p,
@@ -788,13 +798,31 @@ pub(super) fn context(
         market => place.name,
         place => place.locative.clone(),
         where => if place.locative.is_empty() { String::new() } else { format!(" {}", place.locative) },
-        competitor => values.competitor.as_deref(),
+        // A Spanish rival named by what it is (`supermercados`) takes its article:
+        // `alternativas a los supermercados`.
+        competitor => values.competitor.as_deref().map(|c| {
+            if language == "es" && generic(c) && !c.starts_with("los ") && !c.starts_with("las ") {
+                let plural_feminine = c.split(' ').next().is_some_and(|w| w.ends_with("as"));
+                format!("{} {c}", if plural_feminine { "las" } else { "los" })
+            } else {
+                c.to_owned()
+            }
+        }),
         c_generic => values.competitor.as_deref().is_some_and(generic),
         rival2 => values.rival2.as_deref(),
         channel => channel,
         channel_kind => channel_kind,
         season => fill.season,
     }
+}
+
+/// `name` with its first letter in upper case, as a topic map writes names.
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn offer_kind_is(value: &Value, kind: &str) -> bool {
