@@ -541,43 +541,13 @@ pub fn subject(label: &str, category: &str) -> String {
     trimmed.to_owned()
 }
 
-/// Words that make a German or Spanish prompt a comparison.
+/// Words that make a German or Spanish prompt a comparison: the lint's, so that the
+/// generator's reading and the lint's agree.
 pub fn comparison_words(language: &str) -> &'static [&'static str] {
-    match language {
-        "es" => &[
-            "alternativa",
-            "compar",
-            " frente a ",
-            " vs ",
-            " o ",
-            "mejor que",
-            "peor que",
-            "más barat",
-            "en lugar de",
-            "en vez de",
-            "cambiar de",
-            "competencia",
-            "diferencia",
-            "otras ",
-            "otros ",
-        ],
-        _ => &[
-            "alternative",
-            "vergleich",
-            " vs ",
-            " oder ",
-            "besser als",
-            "günstiger als",
-            "statt ",
-            "anstelle",
-            "wechsel",
-            "gegenüber",
-            "unterschied",
-            "konkurrenz",
-            "andere ",
-            "anderen ",
-        ],
-    }
+    crate::lint::language::comparison_cues(match language {
+        "es" => crate::lint::language::Language::Spanish,
+        _ => crate::lint::language::Language::German,
+    })
 }
 
 /// The category the banks name the offering by: the brief's `category`, else its first
