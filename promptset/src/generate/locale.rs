@@ -20,6 +20,34 @@ pub fn is_localized(language: &str) -> bool {
     matches!(language, "de" | "es")
 }
 
+/// Whether a brief that names `language` (`de`, `es`) among its languages writes its own
+/// words (audiences, lines, topics, category) in English all the same (`languages: [de-DE]`
+/// beside `Climbing and bouldering shoes`): German or Spanish frames around English
+/// labels read as neither, so such a brief keeps English prompts.
+pub fn words_are_english(brief: &Brief, language: &str) -> bool {
+    if !is_localized(language) {
+        return false;
+    }
+    let mut texts: Vec<&str> = Vec::new();
+    texts.extend(brief.target_customers.iter().map(String::as_str));
+    texts.extend(brief.core_product_lines.iter().map(|l| l.name.as_str()));
+    texts.extend(brief.priority_topics.iter().map(|t| t.name.as_str()));
+    texts.extend(
+        brief
+            .optional_context
+            .get("category")
+            .and_then(|v| v.as_str()),
+    );
+    let joined = texts.join(". ");
+    let scores = crate::lint::language::scores(&joined);
+    let own = if language == "de" {
+        scores.german
+    } else {
+        scores.spanish
+    };
+    scores.english >= 2 && scores.english > own
+}
+
 /// The language's name, for the key inferences.
 pub fn language_name(language: &str) -> Option<&'static str> {
     match language {

@@ -515,7 +515,10 @@ impl Generator {
                 });
         }
         for lang in &brief.languages {
-            if let Some(found) = candidates(lang).into_iter().find(|c| available.contains(c)) {
+            if let Some(found) = candidates(lang)
+                .into_iter()
+                .find(|c| available.contains(c) && !locale::words_are_english(brief, c))
+            {
                 if brief.languages.len() > 1 {
                     inferences.push(format!(
                         "prompts are written in `{found}`, the first of the brief's languages with a template set"

@@ -43,13 +43,40 @@ pub fn detect(text: &str) -> Language {
     if letters == 0 || ascii * 10 < letters * 9 {
         return Language::Other;
     }
+    let Scores {
+        english,
+        german,
+        spanish,
+    } = scores(text);
+    if german > english && german >= spanish && german >= 2 {
+        Language::German
+    } else if spanish > english && spanish > german && spanish >= 2 {
+        Language::Spanish
+    } else {
+        Language::English
+    }
+}
+
+/// How many marks of each language a text holds: its function words, and the letters
+/// only German (`ä`, `ß`) or Spanish (`ñ`, `¿`) writes, which count twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scores {
+    /// English function words.
+    pub english: usize,
+    /// German function words and letters.
+    pub german: usize,
+    /// Spanish function words and letters.
+    pub spanish: usize,
+}
+
+/// The [`Scores`] of `text`.
+pub fn scores(text: &str) -> Scores {
     let lower = text.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
     let score = |list: &[&str]| words.iter().filter(|w| list.contains(w)).count();
-    let english = score(ENGLISH);
     let mut german = score(GERMAN);
     let mut spanish = score(SPANISH);
     if lower.contains(['ä', 'ö', 'ü', 'ß']) {
@@ -58,12 +85,10 @@ pub fn detect(text: &str) -> Language {
     if lower.contains(['¿', '¡', 'ñ']) {
         spanish += 2;
     }
-    if german > english && german >= spanish && german >= 2 {
-        Language::German
-    } else if spanish > english && spanish > german && spanish >= 2 {
-        Language::Spanish
-    } else {
-        Language::English
+    Scores {
+        english: score(ENGLISH),
+        german,
+        spanish,
     }
 }
 
