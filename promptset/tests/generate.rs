@@ -486,8 +486,145 @@ fn chinese_brief_gets_chinese_prompts_and_lang_overrides() {
         .expect_err("no French templates");
     assert_eq!(
         error.to_string(),
-        "no prompt templates for language `fr`; available: en, zh"
+        "no prompt templates for language `fr`; available: de, en, es, zh"
     );
+}
+
+/// A German or Spanish brief gets a full set in its own language: every prompt reads
+/// as that language, none pastes an English word or inflection into it (`kaminöfens`,
+/// `Where can I buy …`), none pastes an audience description, and the lint (whose
+/// English rules do not apply) finds no misfit.
+fn assert_localized_set(brief_path: &str, language: &str) {
+    let validator = Validator::default();
+    let generator = Generator::new(None).expect("templates");
+    let path = root().join(brief_path);
+    let brief = load(&path);
+    let expected = match language {
+        "de" => promptset::lint::language::Language::German,
+        _ => promptset::lint::language::Language::Spanish,
+    };
+    for seed in 0..3 {
+        let name = format!("{brief_path} seed {seed}");
+        let generated = generator
+            .generate(
+                &brief,
+                &Options {
+                    seed,
+                    ..Options::default()
+                },
+            )
+            .expect("generates");
+        assert_eq!(generated.language, language, "{name}");
+        let json = to_json(&generated.set);
+        let set = valid_set(&validator, &name, &json);
+        assert_eq!(set.topic_map.len(), 5, "{name}: five topics");
+        assert_eq!(set.prompts.len(), 50, "{name}: fifty prompts");
+        assert_rules(&name, &set);
+        let inferences = set
+            .client_summary
+            .key_inferences
+            .clone()
+            .unwrap_or_default();
+        assert!(
+            inferences
+                .iter()
+                .any(|i| i.contains("prompts are written in") && i.contains(language)),
+            "{name}: {inferences:?}"
+        );
+        const ENGLISH: &[&str] = &[
+            "the",
+            "and",
+            "for",
+            "with",
+            "which",
+            "what",
+            "how",
+            "best",
+            "buy",
+            "near",
+            "where",
+            "does",
+            "reviews",
+            "alternatives",
+            "vs",
+        ];
+        for prompt in &set.prompts {
+            let text = &prompt.prompt;
+            assert_eq!(
+                promptset::lint::language::detect(text),
+                expected,
+                "{name}: `{text}` does not read as `{language}`"
+            );
+            let lower = text.to_lowercase();
+            let words: Vec<&str> = lower
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert!(
+                !words.iter().any(|w| ENGLISH.contains(w)),
+                "{name}: English word in `{text}`"
+            );
+            for label in brief
+                .core_product_lines
+                .iter()
+                .map(|l| &l.name)
+                .chain(brief.priority_topics.iter().map(|t| &t.name))
+            {
+                let bare = label.split(" (").next().unwrap_or_default().to_lowercase();
+                assert!(
+                    !lower.contains(&format!("{bare}s ")) || bare.ends_with('s'),
+                    "{name}: English plural of `{label}` in `{text}`"
+                );
+                assert!(!text.contains('('), "{name}: an aside in `{text}`");
+            }
+            for audience in &brief.target_customers {
+                assert!(
+                    !text.contains(audience.trim()),
+                    "{name}: audience description pasted in `{text}`"
+                );
+            }
+        }
+        let report = promptset::lint::lint(&set, Some(&json));
+        assert!(
+            report.scorecard.overall_score >= 85,
+            "{name}: {:#?}",
+            report.diagnostics
+        );
+        let competitors: Vec<String> = brief.competitors.iter().map(|c| c.name.clone()).collect();
+        for context in [
+            promptset::lint::misfit::Context::from_brief(&brief),
+            promptset::lint::misfit::Context::from_set(&set, &competitors),
+        ] {
+            let misfits = promptset::lint::misfit::check_set(&set, &context);
+            assert!(misfits.is_empty(), "{name}: {misfits:?}");
+        }
+        // The findings a wrong language reading gave: rivals read from German nouns
+        // (`Welche`), comparisons missed, Spanish function words shared as content.
+        for diagnostic in &report.diagnostics {
+            assert!(
+                ![
+                    "competitor-in-non-brand",
+                    "competitor-prompt-without-competitor",
+                    "near-duplicate-prompt",
+                    "duplicate-prompt",
+                ]
+                .contains(&diagnostic.rule),
+                "{name}: {} {}",
+                diagnostic.rule,
+                diagnostic.message
+            );
+        }
+    }
+}
+
+#[test]
+fn german_brief_gets_german_prompts() {
+    assert_localized_set("fixtures/briefs/de-steuerberatung.yaml", "de");
+}
+
+#[test]
+fn spanish_brief_gets_spanish_prompts() {
+    assert_localized_set("fixtures/briefs/es-software-restaurantes.yaml", "es");
 }
 
 #[test]

@@ -12,6 +12,7 @@
 
 pub mod funnel;
 pub mod keywords;
+pub mod locale;
 pub mod offer;
 pub mod phrasing;
 pub mod rng;
@@ -200,6 +201,15 @@ impl Generator {
         warnings.extend(market_notes.into_iter().filter(|n| n.contains("YAML")));
         let language = self.pick_language(brief, options, &mut plan.inferences, &mut warnings)?;
         topics::localize_names(&mut plan, &language);
+        locale::localize_names(&mut plan, brief, &language);
+        if let (true, Some(name)) = (
+            locale::is_localized(&language),
+            locale::language_name(&language),
+        ) {
+            plan.inferences.push(format!(
+                "prompts are written in {name} (`{language}`), from the `{language}` template set"
+            ));
+        }
         if brief.is_thin() {
             warnings.push(
                 "the brief is thin (no product lines, no priority topics, no competitors); the set is built from inferred topics, see `key_inferences`"
@@ -535,7 +545,10 @@ impl Generator {
                 });
         }
         for lang in &brief.languages {
-            if let Some(found) = candidates(lang).into_iter().find(|c| available.contains(c)) {
+            if let Some(found) = candidates(lang)
+                .into_iter()
+                .find(|c| available.contains(c) && !locale::words_are_english(brief, c))
+            {
                 if brief.languages.len() > 1 {
                     inferences.push(format!(
                         "prompts are written in `{found}`, the first of the brief's languages with a template set"
@@ -1110,6 +1123,7 @@ fn stem(word: &str) -> String {
 fn comparison_words(language: &str) -> &'static [&'static str] {
     match language {
         "zh" => &["替代", "对比", "比较", "相比", "竞品", "哪个好", "还是"],
+        "de" | "es" => locale::comparison_words(language),
         _ => &[
             "alternative",
             "alternatives",
@@ -2446,6 +2460,9 @@ impl SlotValues {
     /// them (worked out once, see [`TopicVars`] and [`ProductVars`]) and what its own
     /// values give.
     fn context(&self, fill: &FillContext<'_>, layer: Layer) -> Value {
+        if locale::is_localized(fill.language) {
+            return locale::context(self, fill, layer);
+        }
         let model = fill.brief.business_model;
         let offer = &fill.plan.offer;
         let place = if fill.language == "en" {

@@ -42,6 +42,24 @@ macro_rules! embedded {
 /// Every built-in template, by its name relative to `templates/`.
 pub const EMBEDDED: &[(&str, &str)] = embedded![
     "generator-prompt.j2",
+    "prompts/de/_facts.j2",
+    "prompts/de/brand-defense/default/BOFU.j2",
+    "prompts/de/brand-defense/default/MOFU.j2",
+    "prompts/de/brand-defense/default/TOFU.j2",
+    "prompts/de/competitor-comparison/default/BOFU.j2",
+    "prompts/de/competitor-comparison/default/MOFU.j2",
+    "prompts/de/non-brand-discovery/channel-marketplace/BOFU.j2",
+    "prompts/de/non-brand-discovery/channel-marketplace/MOFU.j2",
+    "prompts/de/non-brand-discovery/channel-marketplace/TOFU.j2",
+    "prompts/de/non-brand-discovery/competitor-alternative/BOFU.j2",
+    "prompts/de/non-brand-discovery/competitor-alternative/MOFU.j2",
+    "prompts/de/non-brand-discovery/competitor-alternative/TOFU.j2",
+    "prompts/de/non-brand-discovery/default/BOFU.j2",
+    "prompts/de/non-brand-discovery/default/MOFU.j2",
+    "prompts/de/non-brand-discovery/default/TOFU.j2",
+    "prompts/de/non-brand-discovery/trust-evaluation/BOFU.j2",
+    "prompts/de/non-brand-discovery/trust-evaluation/MOFU.j2",
+    "prompts/de/non-brand-discovery/trust-evaluation/TOFU.j2",
     "prompts/en/_facts.j2",
     "prompts/en/content-media/_facts.j2",
     "prompts/en/content-media/brand-defense/_facts.j2",
@@ -366,6 +384,24 @@ pub const EMBEDDED: &[(&str, &str)] = embedded![
     "prompts/en/shared/non-brand-discovery/use-case/BOFU.j2",
     "prompts/en/shared/non-brand-discovery/use-case/MOFU.j2",
     "prompts/en/shared/non-brand-discovery/use-case/TOFU.j2",
+    "prompts/es/_facts.j2",
+    "prompts/es/brand-defense/default/BOFU.j2",
+    "prompts/es/brand-defense/default/MOFU.j2",
+    "prompts/es/brand-defense/default/TOFU.j2",
+    "prompts/es/competitor-comparison/default/BOFU.j2",
+    "prompts/es/competitor-comparison/default/MOFU.j2",
+    "prompts/es/non-brand-discovery/channel-marketplace/BOFU.j2",
+    "prompts/es/non-brand-discovery/channel-marketplace/MOFU.j2",
+    "prompts/es/non-brand-discovery/channel-marketplace/TOFU.j2",
+    "prompts/es/non-brand-discovery/competitor-alternative/BOFU.j2",
+    "prompts/es/non-brand-discovery/competitor-alternative/MOFU.j2",
+    "prompts/es/non-brand-discovery/competitor-alternative/TOFU.j2",
+    "prompts/es/non-brand-discovery/default/BOFU.j2",
+    "prompts/es/non-brand-discovery/default/MOFU.j2",
+    "prompts/es/non-brand-discovery/default/TOFU.j2",
+    "prompts/es/non-brand-discovery/trust-evaluation/BOFU.j2",
+    "prompts/es/non-brand-discovery/trust-evaluation/MOFU.j2",
+    "prompts/es/non-brand-discovery/trust-evaluation/TOFU.j2",
     "prompts/zh/brand-defense/default/BOFU.j2",
     "prompts/zh/brand-defense/default/MOFU.j2",
     "prompts/zh/brand-defense/default/TOFU.j2",
@@ -783,6 +819,9 @@ impl Templates {
         Ok(Rendered {
             text: rendered,
             lines,
+            english: !crate::generate::locale::is_localized(
+                name.split('/').nth(1).unwrap_or_default(),
+            ),
         })
     }
 }
@@ -1109,6 +1148,9 @@ struct Line {
 pub struct Rendered {
     text: String,
     lines: Vec<Line>,
+    /// Whether the text is English, whose articles and possessives are mended on
+    /// finishing (German `an` and Spanish `a` are words of their own).
+    english: bool,
 }
 
 impl Rendered {
@@ -1133,7 +1175,9 @@ impl Rendered {
     pub fn finish(&self, index: usize) -> Variant {
         let line = &self.lines[index];
         let mut words: Vec<&str> = self.text[line.text.clone()].split_whitespace().collect();
-        crate::generate::text::fix_articles(&mut words);
+        if self.english {
+            crate::generate::text::fix_articles(&mut words);
+        }
         // A name that starts with its own article (`The Luxury Closet`) takes no second
         // one from the template (`in the The Luxury Closet app`).
         let mut text = String::with_capacity(line.text.len());
@@ -1153,7 +1197,11 @@ impl Rendered {
                 text.push(' ');
             }
             first = false;
-            text.push_str(plural_possessive(word));
+            text.push_str(if self.english {
+                plural_possessive(word)
+            } else {
+                word
+            });
         }
         // A sentence may open with a value that starts in lower case (`the Marine
         // Conservation Society vs …`); a name styled with inner capitals (`ezyVet`,

@@ -96,13 +96,31 @@ impl Facts {
             .iter()
             .filter(|p| p.layer == Layer::CompetitorComparison)
             .map(|p| p.prompt.as_ref());
-        let competitors = text::competitor_names(
-            competitor_topics,
-            competition_sentences,
-            competitor_prompts,
-            &brand_variants,
-            &summary.target_markets,
-        );
+        // German and Spanish capitalise or word things the English name patterns misread
+        // (`Welche Alternative zu …`, every German noun): such a set's rivals are read
+        // from the names it quotes and from `Alternativen zu X` topics.
+        let language = super::language::majority(set.prompts.iter().map(|p| p.prompt.as_ref()));
+        let competitors = if matches!(
+            language,
+            super::language::Language::German | super::language::Language::Spanish
+        ) {
+            text::quoted_competitor_names(
+                set.topic_map
+                    .iter()
+                    .filter(|t| t.topic_type == TopicType::CompetitorAlternative)
+                    .map(|t| t.topic.as_ref()),
+                competition_sentences,
+                &brand_variants,
+            )
+        } else {
+            text::competitor_names(
+                competitor_topics,
+                competition_sentences,
+                competitor_prompts,
+                &brand_variants,
+                &summary.target_markets,
+            )
+        };
 
         let topic_index: HashMap<&str, usize> = set
             .topic_map
@@ -123,7 +141,9 @@ impl Facts {
             .par_iter()
             .map(|prompt| {
                 let normalized = text::normalize(&prompt.prompt);
-                let tokens = text::content_tokens(&normalized);
+                let language = super::language::detect(&prompt.prompt);
+                let mut tokens = text::content_tokens(&normalized);
+                tokens.retain(|t| !super::language::is_stop_word(t, language));
                 PromptFacts {
                     words: text::word_count(&prompt.prompt),
                     brand: brand_variants
@@ -134,7 +154,8 @@ impl Facts {
                             && (!common_words[index]
                                 || text::mentions_capitalised(&prompt.prompt, c))
                     }),
-                    comparison_cue: text::has_comparison_cue(&normalized),
+                    comparison_cue: text::has_comparison_cue(&normalized)
+                        || super::language::has_comparison_cue(&normalized, language),
                     question: text::is_question_or_request(&prompt.prompt, &normalized),
                     time_sensitive: text::is_time_sensitive(&normalized),
                     topic: topic_index.get(prompt.topic.as_ref()).copied(),

@@ -269,17 +269,15 @@ fn chinese(prompt: &str) -> Option<Misfit> {
     None
 }
 
-/// Whether the prompt is English enough for these rules (they know English only).
-fn is_english(prompt: &str) -> bool {
-    let letters = prompt.chars().filter(|c| c.is_alphabetic()).count();
-    let ascii = prompt.chars().filter(|c| c.is_ascii_alphabetic()).count();
-    letters > 0 && ascii * 10 >= letters * 9
-}
-
-/// Every misfit of one prompt. `topic` is the topic the prompt was written for.
+/// Every misfit of one prompt. `topic` is the topic the prompt was written for. The
+/// rules know English (and a little Chinese) only: a German or Spanish prompt gets none.
 pub fn check_prompt(prompt: &str, topic: Option<&str>, context: &Context) -> Vec<Misfit> {
-    if !is_english(prompt) {
-        return chinese(prompt).into_iter().collect();
+    match crate::lint::language::detect(prompt) {
+        crate::lint::language::Language::English => {}
+        crate::lint::language::Language::Other => return chinese(prompt).into_iter().collect(),
+        crate::lint::language::Language::German | crate::lint::language::Language::Spanish => {
+            return Vec::new();
+        }
     }
     let words = words(prompt);
     let mut out = Vec::new();

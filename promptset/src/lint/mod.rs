@@ -15,6 +15,7 @@
 
 pub mod business;
 mod facts;
+pub mod language;
 pub mod misfit;
 mod rules;
 pub mod scorecard;

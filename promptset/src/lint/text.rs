@@ -632,6 +632,54 @@ pub fn names_in_competition_sentence(sentence: &str) -> Vec<String> {
     names
 }
 
+/// Competitor names of a German or Spanish set: the names its competition sentences
+/// quote in backticks (not a product line they are compared on: `` line `O-Ringe` ``)
+/// and the rival of each `Alternativen zu X` or `Alternativas a X` topic, normalised,
+/// without the brand's own spellings.
+pub fn quoted_competitor_names<'t>(
+    competitor_topics: impl Iterator<Item = &'t str>,
+    competition_sentences: impl Iterator<Item = &'t str>,
+    brand_variants: &[String],
+) -> Vec<String> {
+    let mut raw: Vec<String> = Vec::new();
+    for topic in competitor_topics {
+        for lead in ["Alternativen zu ", "Alternativas a ", "Alternatives to "] {
+            if let Some(rest) = topic.strip_prefix(lead) {
+                raw.push(rest.trim().to_owned());
+            }
+        }
+    }
+    for text in competition_sentences {
+        for sentence in sentences(text) {
+            let lower = sentence.to_lowercase();
+            if !["compet", "rival", "alternative", "compared"]
+                .iter()
+                .any(|cue| lower.contains(cue))
+            {
+                continue;
+            }
+            let parts: Vec<&str> = sentence.split('`').collect();
+            for (index, quoted) in parts.iter().enumerate().skip(1).step_by(2) {
+                let before = parts[index - 1].trim_end().to_lowercase();
+                let a_line = before.ends_with("line") || before.ends_with("lines");
+                let capitalised = quoted.chars().next().is_some_and(char::is_uppercase);
+                if !a_line && capitalised {
+                    raw.push(quoted.trim().to_owned());
+                }
+            }
+        }
+    }
+    let mut names = BTreeSet::new();
+    for name in raw {
+        let normalized = normalize(&name).trim().to_owned();
+        if normalized.chars().count() < 2 || brand_variants.contains(&normalized) {
+            continue;
+        }
+        names.insert(normalized);
+    }
+    names.into_iter().collect()
+}
+
 /// The sentences of `text`: split at `;`, line ends and at a `.` that ends a word, not
 /// inside a name (`Booking.com`).
 fn sentences(text: &str) -> impl Iterator<Item = &str> {

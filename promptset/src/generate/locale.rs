@@ -1,0 +1,889 @@
+//! Wording for the German (`de`) and Spanish (`es`) banks: places with the article each
+//! language needs (`in der Schweiz`, `en los Estados Unidos`), audiences in their short
+//! form (`Hausbesitzer` for `Hausbesitzer, die im Bestand … nachrüsten wollen`), labels
+//! without their asides, names for the topics the generator infers, and the slot context
+//! the banks read.
+//!
+//! English phrasing (inflection, articles, word lists) is never applied to these
+//! languages: a German or Spanish label is typed into a prompt as the brief writes it,
+//! only in frames that accept any label (`zum Thema …`, `sobre …`).
+
+use minijinja::Value;
+
+use crate::brief::{Brief, BusinessModel, ChannelKind};
+use crate::generate::text;
+use crate::generate::topics::TopicPlan;
+use crate::model::{Layer, TopicSource, TopicType};
+
+/// Whether `language` is one of the banks this module words.
+pub fn is_localized(language: &str) -> bool {
+    matches!(language, "de" | "es")
+}
+
+/// Whether a brief that names `language` (`de`, `es`) among its languages writes its own
+/// words (audiences, lines, topics, category) in English all the same (`languages: [de-DE]`
+/// beside `Climbing and bouldering shoes`): German or Spanish frames around English
+/// labels read as neither, so such a brief keeps English prompts.
+pub fn words_are_english(brief: &Brief, language: &str) -> bool {
+    if !is_localized(language) {
+        return false;
+    }
+    let mut texts: Vec<&str> = Vec::new();
+    texts.extend(brief.target_customers.iter().map(String::as_str));
+    texts.extend(brief.core_product_lines.iter().map(|l| l.name.as_str()));
+    texts.extend(brief.priority_topics.iter().map(|t| t.name.as_str()));
+    texts.extend(
+        brief
+            .optional_context
+            .get("category")
+            .and_then(|v| v.as_str()),
+    );
+    let joined = texts.join(". ");
+    let scores = crate::lint::language::scores(&joined);
+    let own = if language == "de" {
+        scores.german
+    } else {
+        scores.spanish
+    };
+    scores.english >= 2 && scores.english > own
+}
+
+/// The language's name, for the key inferences.
+pub fn language_name(language: &str) -> Option<&'static str> {
+    match language {
+        "de" => Some("German"),
+        "es" => Some("Spanish"),
+        "zh" => Some("Chinese"),
+        "en" => Some("English"),
+        _ => None,
+    }
+}
+
+/// A market as a sentence names it: `name` alone (`die Schweiz` is said `Schweiz` in a
+/// label) and `locative` with its preposition and article (`in der Schweiz`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The place's own name in the language.
+    pub name: String,
+    /// `in der Schweiz`, `en México`; empty for a market that is no place (`global`).
+    pub locative: String,
+}
+
+/// German names of markets and the article they take after `in`: `(name, locative)`.
+const GERMAN_PLACES: &[(&[&str], &str, &str)] = &[
+    (
+        &["deutschland", "germany", "de", "brd"],
+        "Deutschland",
+        "in Deutschland",
+    ),
+    (
+        &["österreich", "oesterreich", "austria", "at"],
+        "Österreich",
+        "in Österreich",
+    ),
+    (
+        &["schweiz", "die schweiz", "switzerland", "ch"],
+        "Schweiz",
+        "in der Schweiz",
+    ),
+    (
+        &["dach", "dach-region", "dach-raum", "d-a-ch"],
+        "DACH-Raum",
+        "im DACH-Raum",
+    ),
+    (
+        &[
+            "usa",
+            "us",
+            "vereinigte staaten",
+            "united states",
+            "united states of america",
+        ],
+        "USA",
+        "in den USA",
+    ),
+    (
+        &["niederlande", "netherlands", "holland"],
+        "Niederlande",
+        "in den Niederlanden",
+    ),
+    (&["türkei", "turkey"], "Türkei", "in der Türkei"),
+    (
+        &["eu", "europäische union", "european union"],
+        "EU",
+        "in der EU",
+    ),
+    (&["europa", "europe"], "Europa", "in Europa"),
+    (
+        &[
+            "uk",
+            "united kingdom",
+            "großbritannien",
+            "vereinigtes königreich",
+            "great britain",
+        ],
+        "Großbritannien",
+        "in Großbritannien",
+    ),
+    (&["liechtenstein"], "Liechtenstein", "in Liechtenstein"),
+    (&["luxemburg", "luxembourg"], "Luxemburg", "in Luxemburg"),
+    (&["südtirol", "south tyrol"], "Südtirol", "in Südtirol"),
+    (&["frankreich", "france"], "Frankreich", "in Frankreich"),
+    (&["spanien", "spain"], "Spanien", "in Spanien"),
+    (&["italien", "italy"], "Italien", "in Italien"),
+    (&["polen", "poland"], "Polen", "in Polen"),
+];
+
+/// Spanish names of markets and the article they take after `en`.
+const SPANISH_PLACES: &[(&[&str], &str, &str)] = &[
+    (&["españa", "espana", "spain", "es"], "España", "en España"),
+    (&["méxico", "mexico", "mx"], "México", "en México"),
+    (
+        &[
+            "estados unidos",
+            "ee. uu.",
+            "ee.uu.",
+            "eeuu",
+            "usa",
+            "us",
+            "united states",
+        ],
+        "Estados Unidos",
+        "en los Estados Unidos",
+    ),
+    (&["argentina", "ar"], "Argentina", "en Argentina"),
+    (&["colombia", "co"], "Colombia", "en Colombia"),
+    (&["chile", "cl"], "Chile", "en Chile"),
+    (&["perú", "peru", "pe"], "Perú", "en Perú"),
+    (&["uruguay"], "Uruguay", "en Uruguay"),
+    (&["ecuador"], "Ecuador", "en Ecuador"),
+    (
+        &[
+            "latinoamérica",
+            "latinoamerica",
+            "latam",
+            "américa latina",
+            "latin america",
+        ],
+        "Latinoamérica",
+        "en Latinoamérica",
+    ),
+    (
+        &["reino unido", "uk", "united kingdom"],
+        "Reino Unido",
+        "en el Reino Unido",
+    ),
+    (&["alemania", "germany"], "Alemania", "en Alemania"),
+    (&["europa", "europe"], "Europa", "en Europa"),
+    (
+        &["unión europea", "ue", "eu", "european union"],
+        "Unión Europea",
+        "en la Unión Europea",
+    ),
+    (
+        &["república dominicana", "dominican republic"],
+        "República Dominicana",
+        "en la República Dominicana",
+    ),
+    (&["portugal"], "Portugal", "en Portugal"),
+];
+
+/// Markets that are no place to be in.
+const NOWHERE: &[&str] = &[
+    "global",
+    "worldwide",
+    "weltweit",
+    "international",
+    "mundial",
+    "todo el mundo",
+    "online",
+];
+
+/// The market `market` as a place in `language`.
+pub fn place(market: &str, language: &str) -> Place {
+    let name = text::without_aside(market).trim().to_owned();
+    let lower = name.to_lowercase();
+    if name.is_empty() || NOWHERE.contains(&lower.as_str()) {
+        return Place {
+            name,
+            locative: String::new(),
+        };
+    }
+    let (table, preposition) = match language {
+        "es" => (SPANISH_PLACES, "en"),
+        _ => (GERMAN_PLACES, "in"),
+    };
+    match table
+        .iter()
+        .find(|(names, _, _)| names.contains(&lower.as_str()))
+    {
+        Some((_, own, locative)) => Place {
+            name: (*own).to_owned(),
+            locative: (*locative).to_owned(),
+        },
+        None => Place {
+            locative: format!("{preposition} {name}"),
+            name,
+        },
+    }
+}
+
+/// Words that open a relative clause, which ends an audience's head (`dueños de bares
+/// que …`); German ones follow a comma, which ends the head already.
+fn relative_stops(language: &str) -> &'static [&'static str] {
+    match language {
+        "es" => &[
+            " que ",
+            " quienes ",
+            " cuyo ",
+            " cuya ",
+            " cuyos ",
+            " cuyas ",
+            " donde ",
+        ],
+        _ => &[" welche ", " deren ", " dessen "],
+    }
+}
+
+/// Prepositions that open a description, cut off a head still long after the relative
+/// clause is gone (`Büros mit 10 bis 50 Mitarbeitern` → `Büros`).
+fn description_stops(language: &str) -> &'static [&'static str] {
+    match language {
+        "es" => &[" con ", " sin ", " en ", " por ", " porque "],
+        _ => &[
+            " mit ", " ohne ", " wegen ", " im ", " in ", " aus ", " bei ", " auf ", " für ",
+        ],
+    }
+}
+
+/// Heads that say nothing alone (`Personas que cocinan …`): their description stays.
+const GENERIC_PEOPLE: &[&str] = &[
+    "personas", "gente", "clientes", "usuarios", "menschen", "leute", "personen", "kunden",
+    "nutzer",
+];
+
+/// `phrase` cut before the first of `stops` that leaves a head worth saying.
+fn cut_before(phrase: &str, stops: &[&str]) -> String {
+    let padded = format!(" {phrase} ");
+    let mut cuts: Vec<usize> = stops
+        .iter()
+        .filter_map(|stop| padded.find(stop))
+        .filter(|&at| at > 0)
+        .collect();
+    cuts.sort_unstable();
+    for at in cuts {
+        let head = padded[..at].trim();
+        if !GENERIC_PEOPLE.contains(&head.to_lowercase().as_str()) {
+            return head.to_owned();
+        }
+    }
+    phrase.to_owned()
+}
+
+/// An audience description in its short form: the head before a comma, a bracket, a
+/// dash or a relative clause (`Hausbesitzer` of `Hausbesitzer, die im Bestand …`); an
+/// adjective that opens it is written in lower case for running text (`kleine GmbHs`).
+pub fn audience(description: &str, language: &str) -> String {
+    let plain = text::without_aside(description);
+    let mut head = plain
+        .split([',', ';', ':', '–', '—', '/'])
+        .next()
+        .unwrap_or_default()
+        .split(" - ")
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    head = cut_before(&head, relative_stops(language));
+    // A head of a few words is kept whole (`Familien mit Kleinkindern`); a longer one is
+    // cut before its description.
+    if head.split_whitespace().count() > 4 {
+        head = cut_before(&head, description_stops(language));
+    }
+    lower_leading(&head, language)
+}
+
+/// The first word in lower case where running text writes it so: a Spanish word that is
+/// no acronym or name (`Dueños de bares` → `dueños de bares`), a German adjective before
+/// a noun (`Kleine GmbHs` → `kleine GmbHs`); German nouns keep their capitals.
+fn lower_leading(phrase: &str, language: &str) -> String {
+    let mut words = phrase.split(' ');
+    let Some(first) = words.next() else {
+        return String::new();
+    };
+    let rest: Vec<&str> = words.collect();
+    let acronym = first.chars().filter(|c| c.is_uppercase()).count() > 1;
+    let lower = match language {
+        "es" => !acronym,
+        _ => {
+            // An adjective: a declension ending, followed by a capitalised noun.
+            let adjective = ["e", "er", "en", "es"]
+                .iter()
+                .any(|ending| first.ends_with(ending))
+                && first.chars().count() > 3
+                && rest
+                    .first()
+                    .and_then(|w| w.chars().next())
+                    .is_some_and(char::is_uppercase)
+                && is_german_adjective(first);
+            adjective && !acronym
+        }
+    };
+    let first = if lower {
+        let mut chars = first.chars();
+        chars
+            .next()
+            .map(|c| c.to_lowercase().chain(chars).collect::<String>())
+            .unwrap_or_default()
+    } else {
+        first.to_owned()
+    };
+    std::iter::once(first.as_str())
+        .chain(rest)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Stems of adjectives that open audience and product labels (`Kleine`, `Junge`,
+/// `Neue`): a noun that ends like an adjective (`Hausbesitzer`, `Familie`) is not one.
+fn is_german_adjective(word: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "klein",
+        "groß",
+        "gross",
+        "jung",
+        "alt",
+        "neu",
+        "mittler",
+        "mittelständisch",
+        "lokal",
+        "regional",
+        "privat",
+        "öffentlich",
+        "gewerblich",
+        "selbstständig",
+        "selbständig",
+        "berufstätig",
+        "erfahren",
+        "digital",
+        "modern",
+        "international",
+        "deutsch",
+        "österreichisch",
+        "schweizer",
+        "preisbewusst",
+        "umweltbewusst",
+        "anspruchsvoll",
+        "sportlich",
+        "ambitioniert",
+        "technikaffin",
+        "vegan",
+        "vegetarisch",
+        "nachhaltig",
+        "wachsend",
+        "etabliert",
+        "ländlich",
+        "städtisch",
+        "kommunal",
+        "industriell",
+        "handwerklich",
+        "kreativ",
+        "medizinisch",
+        "gastronomisch",
+        "werdend",
+        "allein",
+        "hobby",
+        "ehrenamtlich",
+        "gesundheitsbewusst",
+        "qualitätsbewusst",
+    ];
+    let lower = word.to_lowercase();
+    STEMS.iter().any(|stem| {
+        lower
+            .strip_prefix(stem)
+            .is_some_and(|rest| ["e", "er", "en", "es", "em"].contains(&rest))
+    })
+}
+
+/// A label as running text types it: its aside in brackets dropped, its spaces tidied;
+/// a Spanish label in lower case unless it opens with a name or acronym.
+pub fn label(label: &str, language: &str) -> String {
+    let plain = text::without_aside(label)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    match language {
+        "es" => {
+            let first = plain.split(' ').next().unwrap_or_default();
+            let later_capital = first.chars().skip(1).any(char::is_uppercase);
+            if later_capital {
+                plain
+            } else {
+                lower_leading(&plain, language)
+            }
+        }
+        _ => lower_leading(&plain, language),
+    }
+}
+
+/// What a channel the brief names in German or Spanish is, where its words say so
+/// (`Technischer Großhandel`, `Eigene Website`, `ferias del sector`); else the kind the
+/// generator read.
+pub fn channel_kind(name: &str, read: Option<ChannelKind>) -> Option<ChannelKind> {
+    let lower = name.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if has(&[
+        "großhandel",
+        "grosshandel",
+        "fachhandel",
+        "händler",
+        "distributor",
+        "distribuidor",
+        "mayorista",
+    ]) {
+        Some(ChannelKind::Distributor)
+    } else if has(&["messe", "feria"]) {
+        Some(ChannelKind::TradeShow)
+    } else if has(&[
+        "eigene",
+        "eigener",
+        "eigenes",
+        "propia",
+        "propio",
+        "nuestra web",
+        "nuestro sitio",
+    ]) {
+        Some(ChannelKind::OwnWebsite)
+    } else if has(&["app store", "play store", "google play"]) {
+        Some(ChannelKind::AppStore)
+    } else {
+        read
+    }
+}
+
+/// Whether a German or Spanish label names goods that are used up (food, drink, care
+/// products): no models, materials, warranties or assembly are asked of them.
+pub fn is_consumable(label: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "kaffee",
+        "espresso",
+        "tee",
+        "bohnen",
+        "futter",
+        "snack",
+        "wein",
+        "bier",
+        "öl",
+        "gewürz",
+        "kosmetik",
+        "creme",
+        "pflege",
+        "shampoo",
+        "seife",
+        "kapseln",
+        "nahrung",
+        "lebensmittel",
+        "schokolade",
+        "honig",
+        "müsli",
+        "saft",
+        "brot",
+        "käse",
+        "leckerli",
+        "vitamin",
+        "café",
+        "té ",
+        "vino",
+        "cerveza",
+        "comida",
+        "aceite",
+        "cosmétic",
+        "crema",
+        "champú",
+        "jabón",
+        "alimento",
+        "pienso",
+        "chocolate",
+        "miel",
+        "galleta",
+        "suplemento",
+        "especia",
+        "zumo",
+        "queso",
+        "golosina",
+        "premios para",
+    ];
+    let lower = format!("{} ", label.to_lowercase());
+    STEMS.iter().any(|stem| lower.contains(stem))
+}
+
+/// The subject of a publication's label named by its format: `Geldanlage` of `Ratgeber
+/// zur Geldanlage`, `finanzas personales` of `guías de finanzas personales`; a label that
+/// is only a format (`Newsletter`) speaks of the `category`.
+pub fn subject(label: &str, category: &str) -> String {
+    const FORMATS: &[&str] = &[
+        "ratgeber",
+        "tipps",
+        "guide",
+        "guides",
+        "artikel",
+        "newsletter",
+        "podcast",
+        "podcasts",
+        "magazin",
+        "blog",
+        "videos",
+        "kurse",
+        "news",
+        "guía",
+        "guías",
+        "consejos",
+        "noticias",
+        "reseñas",
+        "boletín",
+        "pódcast",
+        "revista",
+        "artículos",
+        "cursos",
+        "vídeos",
+    ];
+    const LINKS: &[&str] = &[
+        "zur ", "zum ", "zu ", "für ", "über ", "rund um ", "de ", "sobre ", "para ", "del ",
+    ];
+    let trimmed = label.trim();
+    let lower = trimmed.to_lowercase();
+    if FORMATS.contains(&lower.as_str()) {
+        return category.to_owned();
+    }
+    for format in FORMATS {
+        if let Some(rest) = lower.strip_prefix(format).and_then(|r| r.strip_prefix(' ')) {
+            for link in LINKS {
+                if let Some(subject) = rest.strip_prefix(link) {
+                    let at = trimmed.len() - subject.len();
+                    return trimmed[at..].to_owned();
+                }
+            }
+        }
+    }
+    trimmed.to_owned()
+}
+
+/// Words that make a German or Spanish prompt a comparison: the lint's, so that the
+/// generator's reading and the lint's agree.
+pub fn comparison_words(language: &str) -> &'static [&'static str] {
+    crate::lint::language::comparison_cues(match language {
+        "es" => crate::lint::language::Language::Spanish,
+        _ => crate::lint::language::Language::German,
+    })
+}
+
+/// The category the banks name the offering by: the brief's `category`, else its first
+/// product line, else the offering the plan inferred.
+pub fn category(brief: &Brief, plan: &TopicPlan, language: &str) -> String {
+    brief
+        .optional_context
+        .get("category")
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .or_else(|| brief.core_product_lines.first().map(|l| l.name.clone()))
+        .map(|c| label(&c, language))
+        .unwrap_or_else(|| plan.offer.bare.clone())
+}
+
+/// The short form of the brief's `index`th audience: the brief's own `audience_labels`
+/// first, else [`audience`].
+pub fn audience_of(brief: &Brief, description: &str, language: &str) -> String {
+    match brief.audience_labels.get(description.trim()) {
+        Some(own) => own.trim().to_owned(),
+        None => audience(description, language),
+    }
+}
+
+/// Names the topics the generator inferred (English patterns such as `Alternatives to
+/// Crunch`) in `language`, and says in the key inferences how audiences are shortened.
+pub fn localize_names(plan: &mut TopicPlan, brief: &Brief, language: &str) {
+    if !is_localized(language) {
+        return;
+    }
+    let category = category(brief, plan, language);
+    let de = language == "de";
+    let model = brief.business_model;
+    // A name given twice would not validate: an inferred topic keeps its own name then.
+    let mut taken: Vec<String> = plan.topics.iter().map(|t| t.name.clone()).collect();
+    for topic in &mut plan.topics {
+        if topic.source != TopicSource::Inferred {
+            continue;
+        }
+        let name = if let Some(rival) = &topic.rival {
+            if de {
+                format!("Alternativen zu {rival}")
+            } else {
+                format!("Alternativas a {rival}")
+            }
+        } else if let Some(index) = topic.audience {
+            let who = brief
+                .target_customers
+                .get(index)
+                .map(|d| audience_of(brief, d, language))
+                .unwrap_or_default();
+            if de {
+                format!("{category} für {who}")
+            } else {
+                format!("{category} para {who}")
+            }
+        } else if let Some(index) = topic.channel {
+            let channel = brief
+                .priority_channels
+                .get(index)
+                .map(|c| c.trim().to_owned())
+                .unwrap_or_default();
+            let kind = channel_kind(&channel, plan.lexicon.channel_kinds.get(index).copied());
+            let way = match (kind, de) {
+                (Some(ChannelKind::OwnWebsite | ChannelKind::OwnApp), true) => {
+                    "direkt beim Anbieter".to_owned()
+                }
+                (Some(ChannelKind::OwnWebsite | ChannelKind::OwnApp), false) => {
+                    "directamente con el proveedor".to_owned()
+                }
+                (Some(ChannelKind::Distributor), true) => "über den Fachhandel".to_owned(),
+                (Some(ChannelKind::Distributor), false) => "a través de distribuidores".to_owned(),
+                (Some(ChannelKind::AppStore), true) => "per App".to_owned(),
+                (Some(ChannelKind::AppStore), false) => "por app".to_owned(),
+                (Some(ChannelKind::TradeShow), true) => "auf Messen".to_owned(),
+                (Some(ChannelKind::TradeShow), false) => "en ferias".to_owned(),
+                (_, true) => format!("über {channel}"),
+                (_, false) => format!("a través de {channel}"),
+            };
+            format!("{category} {way}")
+        } else if let Some(index) = topic.market {
+            let market = brief
+                .target_markets
+                .get(index)
+                .map(|m| place(m, language).locative)
+                .unwrap_or_default();
+            format!("{category} {market}").trim().to_owned()
+        } else {
+            match (topic.topic_type, de) {
+                (TopicType::CompetitorAlternative, true) => format!("{category} im Vergleich"),
+                (TopicType::CompetitorAlternative, false) => format!("Comparativa de {category}"),
+                (TopicType::TrustEvaluation, true) => match model {
+                    BusinessModel::Saas => format!("Sicherheit und Datenschutz: {category}"),
+                    BusinessModel::ContentMedia => format!("Seriöse Quellen: {category}"),
+                    BusinessModel::Manufacturer => format!("Zertifizierungen: {category}"),
+                    _ => format!("Qualität und Erfahrungen: {category}"),
+                },
+                (TopicType::TrustEvaluation, false) => match model {
+                    BusinessModel::Saas => format!("Seguridad y privacidad: {category}"),
+                    BusinessModel::ContentMedia => format!("Fuentes fiables: {category}"),
+                    BusinessModel::Manufacturer => format!("Certificaciones: {category}"),
+                    _ => format!("Calidad y opiniones: {category}"),
+                },
+                (TopicType::SeasonalTrend, true) => format!("Saisonale Nachfrage: {category}"),
+                (TopicType::SeasonalTrend, false) => format!("Demanda de temporada: {category}"),
+                (_, true) => match model {
+                    BusinessModel::Saas => format!("Einführung und Integration: {category}"),
+                    BusinessModel::Services => format!("Den richtigen Anbieter finden: {category}"),
+                    BusinessModel::Marketplace => format!("Online buchen: {category}"),
+                    BusinessModel::ContentMedia => format!("Gute Quellen finden: {category}"),
+                    _ => format!("Auswahl und Kauf: {category}"),
+                },
+                (_, false) => match model {
+                    BusinessModel::Saas => format!("Implementación e integración: {category}"),
+                    BusinessModel::Services => format!("Cómo elegir proveedor: {category}"),
+                    BusinessModel::Marketplace => format!("Reservar en línea: {category}"),
+                    BusinessModel::ContentMedia => format!("Dónde informarse: {category}"),
+                    _ => format!("Cómo elegir y comprar: {category}"),
+                },
+            }
+        };
+        let name = capitalised(&name);
+        if !taken.contains(&name) {
+            taken.push(name.clone());
+            topic.name = name;
+        }
+    }
+    // The English short forms of audiences say nothing of these prompts.
+    plan.inferences
+        .retain(|i| !i.starts_with("prompts name audiences in the short form"));
+    let shortened: Vec<String> = brief
+        .target_customers
+        .iter()
+        .filter_map(|d| {
+            let short = audience_of(brief, d, language);
+            (short != d.trim()).then(|| format!("`{}` as `{short}`", d.trim()))
+        })
+        .collect();
+    if !shortened.is_empty() {
+        plan.inferences.push(format!(
+            "prompts name audiences in the short form people use: {} (set `audience_labels` to choose the wording)",
+            shortened.join(", ")
+        ));
+    }
+}
+
+/// The slot context of a German or Spanish template.
+pub(super) fn context(
+    values: &super::SlotValues,
+    fill: &super::FillContext<'_>,
+    layer: Layer,
+) -> Value {
+    let language = fill.language;
+    let brief = fill.brief;
+    let category = category(brief, fill.plan, language);
+    let p = values
+        .product_line
+        .as_deref()
+        .map(|line| label(line, language))
+        .or_else(|| {
+            (fill.topic.topic_type == TopicType::ProductCategory)
+                .then(|| label(&fill.topic.name, language))
+        })
+        .unwrap_or_else(|| category.clone());
+    let place = place(&values.market, language);
+    let customer = audience_of(brief, &values.audience, language);
+    let generic = |name: &str| name.chars().next().is_some_and(char::is_lowercase);
+    let (channel, channel_kind) = match &values.channel {
+        Some((name, kind)) => (
+            Some(name.clone()),
+            channel_kind(name, Some(*kind)).map_or("other", |k| k.as_str()),
+        ),
+        None => (None, "none"),
+    };
+    // An inferred topic is named for the topic map (`Qualität und Erfahrungen:
+    // Kaffeebohnen`), but its prompts speak of the offering; an audience's topic reads
+    // whole (`Steuerberatung für Selbstständige`).
+    let topic = if fill.topic.source == TopicSource::Inferred {
+        category.clone()
+    } else {
+        label(&fill.topic.name, language)
+    };
+    // A publication's line named by its format (`Ratgeber zur Geldanlage`) is about its
+    // subject: `zum Thema Geldanlage`.
+    let (topic, p) = if brief.business_model == BusinessModel::ContentMedia {
+        (subject(&topic, &category), subject(&p, &category))
+    } else {
+        (topic, p)
+    };
+    let consumable = offer_kind_is(
+        &fill
+            .product_vars(&values.product, values.product_line.as_deref())
+            .offer_kind,
+        "consumable-goods",
+    ) || is_consumable(&p)
+        || is_consumable(&category);
+    let offer_kind = fill
+        .product_vars(&values.product, values.product_line.as_deref())
+        .offer_kind
+        .clone();
+    let p_food = is_consumable(&p);
+    minijinja::context! {
+        lang => language,
+        brand => brief.brand_name.trim(),
+        model => brief.business_model.as_str(),
+        layer => layer.as_str(),
+        kind => fill.topic.topic_type.as_str(),
+        offer_kind => offer_kind,
+        buyers => fill.plan.facts.buyers.map_or("", |b| b.as_str()),
+        category => category,
+        topic => topic,
+        consumable => consumable,
+        p_food => p_food,
+        topic_is_line => fill.topic.source == TopicSource::DerivedFromProductLine,
+        p => p.clone(),
+        product => p,
+        customer => customer,
+        market => place.name,
+        place => place.locative.clone(),
+        where => if place.locative.is_empty() { String::new() } else { format!(" {}", place.locative) },
+        // A Spanish rival named by what it is (`supermercados`) takes its article:
+        // `alternativas a los supermercados`.
+        competitor => values.competitor.as_deref().map(|c| {
+            if language == "es" && generic(c) && !c.starts_with("los ") && !c.starts_with("las ") {
+                let plural_feminine = c.split(' ').next().is_some_and(|w| w.ends_with("as"));
+                format!("{} {c}", if plural_feminine { "las" } else { "los" })
+            } else {
+                c.to_owned()
+            }
+        }),
+        c_generic => values.competitor.as_deref().is_some_and(generic),
+        rival2 => values.rival2.as_deref(),
+        channel => channel,
+        channel_kind => channel_kind,
+        season => fill.season,
+    }
+}
+
+/// `name` with its first letter in upper case, as a topic map writes names.
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn offer_kind_is(value: &Value, kind: &str) -> bool {
+    value.as_str() == Some(kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_take_their_articles() {
+        assert_eq!(place("Schweiz", "de").locative, "in der Schweiz");
+        assert_eq!(place("Germany", "de").locative, "in Deutschland");
+        assert_eq!(place("DACH", "de").locative, "im DACH-Raum");
+        assert_eq!(place("USA", "de").locative, "in den USA");
+        assert_eq!(place("Hamburg", "de").locative, "in Hamburg");
+        assert_eq!(
+            place("Estados Unidos", "es").locative,
+            "en los Estados Unidos"
+        );
+        assert_eq!(place("Mexico", "es").locative, "en México");
+        assert_eq!(place("España", "es").locative, "en España");
+        assert_eq!(place("global", "es").locative, "");
+    }
+
+    #[test]
+    fn audiences_keep_their_head() {
+        assert_eq!(
+            audience(
+                "Hausbesitzer, die im Bestand einen Kaminofen nachrüsten wollen und wegen BImSchV und Gaspreisen unsicher sind",
+                "de"
+            ),
+            "Hausbesitzer"
+        );
+        assert_eq!(
+            audience(
+                "Kleine GmbHs (bis 20 Mitarbeiter) mit laufender Lohnbuchhaltung",
+                "de"
+            ),
+            "kleine GmbHs"
+        );
+        assert_eq!(
+            audience("Familien mit Kleinkindern", "de"),
+            "Familien mit Kleinkindern"
+        );
+        assert_eq!(
+            audience(
+                "Dueños de restaurantes pequeños que quieren dejar el papel",
+                "es"
+            ),
+            "dueños de restaurantes pequeños"
+        );
+    }
+
+    #[test]
+    fn labels_drop_asides() {
+        assert_eq!(label("Kaminöfen (Stahl & Speckstein)", "de"), "Kaminöfen");
+        assert_eq!(
+            label("Vorschriften (BImSchV, Schornsteinfeger)", "de"),
+            "Vorschriften"
+        );
+        assert_eq!(label("Software de reservas", "es"), "software de reservas");
+        assert_eq!(label("TPV para bares", "es"), "TPV para bares");
+    }
+}
