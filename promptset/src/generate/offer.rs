@@ -477,6 +477,18 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "recruit",
         "hiring",
         "implementation",
+        // Trades hired for one job at a property (`tree surgery`, `roofing`).
+        "tree",
+        "felling",
+        "stump",
+        "roofing",
+        "landscaping",
+        "paving",
+        "fencing",
+        "survey",
+        "conversion",
+        "extension",
+        "refurbishment",
     ];
     const BOOKING: &[&str] = &[
         "lesson",
