@@ -423,6 +423,55 @@ fn place_text(place: &str) -> String {
     }
 }
 
+/// Words after `in` that name a time, not a place (`tyres in winter`).
+const TIMES: &[&str] = &[
+    "winter",
+    "summer",
+    "spring",
+    "autumn",
+    "fall",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "ramadan",
+    "advance",
+    "bulk",
+    "stock",
+    "person",
+    "store",
+    "english",
+    "french",
+    "spanish",
+    "german",
+    "hindi",
+    "cash",
+    "private",
+    "public",
+    "school",
+    "college",
+    "hospital",
+    "pregnancy",
+    "rain",
+    "snow",
+    "heat",
+    "time",
+    "retirement",
+    "divorce",
+    "court",
+    "trouble",
+    "debt",
+    "tiles",
+];
+
 /// First words of two-word places (`New York`, `South Africa`, `Gold Coast`).
 const PLACE_FIRST_WORDS: &[&str] = &[
     "New", "San", "Santa", "Los", "Las", "St", "Saint", "Gold", "Hong", "South", "North", "East",
@@ -1446,6 +1495,25 @@ fn split_modifier<'a>(words: &[&'a str]) -> (Vec<&'a str>, String) {
                 format!(" to {}", words[at + 1])
             },
         ),
+        // `best rooftop solar company in pune`: one word after a final `in` or `near`
+        // is a place (`in Pune`), not a thing to count, unless it names a time.
+        Some(at)
+            if at > 0
+                && at + 2 == words.len()
+                && matches!(words[at].to_lowercase().as_str(), "in" | "near")
+                && words[at + 1].chars().all(|c| c.is_ascii_lowercase())
+                && words[at + 1].len() > 2
+                && !TIMES.contains(&words[at + 1]) =>
+        {
+            (
+                words[..at].to_vec(),
+                format!(
+                    " {} {}",
+                    words[at].to_lowercase(),
+                    text::title(words[at + 1])
+                ),
+            )
+        }
         Some(at) if at > 0 && at + 1 < words.len() => (
             words[..at].to_vec(),
             format!(
@@ -1584,6 +1652,11 @@ mod tests {
                 "herd recording software nz",
                 Saas,
                 "What is the best herd recording software in NZ?",
+            ),
+            (
+                "best rooftop solar company in pune",
+                Services,
+                "What is the best rooftop solar company in Pune?",
             ),
             (
                 "best credit union in new brunswick",

@@ -951,7 +951,14 @@ fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<S
                     .collect()
             })
             .unwrap_or_default();
-        if regions.is_empty() {
+        // `Canada (SK, AB, MB)`: regions named by abbreviations read as `in SK`; the
+        // country says it as people do.
+        let abbreviated = regions.iter().any(|r| {
+            r.split_whitespace()
+                .next()
+                .is_some_and(|w| w.len() <= 3 && w.chars().all(|c| c.is_ascii_uppercase()))
+        });
+        if regions.is_empty() || abbreviated {
             out.push(text::without_aside(market).trim().to_owned());
         } else {
             notes.push(format!(
@@ -2803,5 +2810,9 @@ mod tests {
             Some(vec!["Ontario".to_owned(), "US".to_owned()])
         );
         assert_eq!(markets(&["United Kingdom", "Ireland"]), None);
+        assert_eq!(
+            markets(&["Canada (SK, AB, MB)"]),
+            Some(vec!["Canada".to_owned()])
+        );
     }
 }

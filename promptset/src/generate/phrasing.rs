@@ -1055,6 +1055,20 @@ pub fn search_topic(text: &str, model: BusinessModel, keep: &[&str]) -> Option<S
             return Some(format!("{rest} costs"));
         }
     }
+    // `Home rooftop solar cost`: the price of the thing, as the banks' price topics name it.
+    for (price, prices) in [
+        (" cost", "costs"),
+        (" price", "prices"),
+        (" pricing", "prices"),
+    ] {
+        if let Some(rest) = lower.strip_suffix(price)
+            && rest.contains(' ')
+            && !rest.contains(" and ")
+            && !rest.ends_with(" total")
+        {
+            return Some(format!("{} {prices}", &text[..rest.len()]));
+        }
+    }
     let (rest, near) = match [" near me", " nearby", " in my area"]
         .iter()
         .find_map(|tail| lower.strip_suffix(tail))
@@ -3103,6 +3117,12 @@ mod tests {
                 Some("choosing a tree surgeon"),
             ),
             ("Cost of tree work", Services, Some("tree work costs")),
+            (
+                "home rooftop solar cost",
+                Services,
+                Some("home rooftop solar costs"),
+            ),
+            ("Dog grooming prices", Services, None),
             ("stump grinding near me", Services, Some("stump grinding")),
             (
                 "long-distance moving companies",

@@ -1506,6 +1506,8 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         ("electrical", "electricians"),
         ("pest control", "pest control companies"),
         ("surgery", "surgeons"),
+        ("installation", "installers"),
+        ("installations", "installers"),
         ("arboriculture", "arborists"),
     ];
     // The singular form: `customs brokerage`, not `customs brokerages`.
