@@ -975,6 +975,26 @@ fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<S
     Some(out)
 }
 
+/// Whether the brief writes for North America (`en-US`, `en-CA`, or no language and a
+/// US or Canadian market), whose English says `by mail`, not `by post`.
+fn north_american(brief: &Brief) -> bool {
+    let english: Vec<String> = brief
+        .languages
+        .iter()
+        .map(|l| l.trim().to_lowercase().replace('_', "-"))
+        .filter(|l| l.starts_with("en"))
+        .collect();
+    if english.iter().any(|l| l.len() > 2) {
+        return english.iter().any(|l| l == "en-us" || l == "en-ca");
+    }
+    brief.target_markets.iter().any(|m| {
+        let m = m.trim().to_lowercase();
+        ["us", "usa", "united states", "canada"].contains(&m.as_str())
+            || m.starts_with("united states")
+            || m.starts_with("canada")
+    })
+}
+
 /// Whether the prompts are written in English while the brief names only other
 /// languages (`pt-BR`): its keywords and topic names are then in those languages, and
 /// neither reads as an English question nor can be looked for in English prompts.
@@ -1783,6 +1803,15 @@ impl FillContext<'_> {
         }
         let model = self.brief.business_model;
         let plain = text::plain_label(label);
+        // `Variety packs` of a hot sauce maker are `hot sauce variety packs`: a pack
+        // format names no goods of its own.
+        let plain = match model {
+            crate::brief::BusinessModel::Ecommerce | crate::brief::BusinessModel::Manufacturer => {
+                phrasing::format_of_goods(&plain, &self.plan.offer)
+                    .map_or(plain, std::borrow::Cow::Owned)
+            }
+            _ => plain,
+        };
         let kinds = phrasing::kinds(&plain);
         let nouns: Rc<[phrasing::Noun]> = if kinds.is_empty() {
             vec![topics::product_noun(&plain, model, self.keep)].into()
@@ -2107,6 +2136,8 @@ struct TopicVars {
     has_app: Value,
     client_shop: Value,
     season: Value,
+    /// `mail` for North American English, else `post` (`arrive by post`).
+    post: Value,
 }
 
 /// A slot's product and product line, which [`ProductVars`] are found by.
@@ -2308,6 +2339,11 @@ impl FillContext<'_> {
                 ),
                 client_shop: Value::from(fill.plan.lexicon.shop),
                 season: Value::from(fill.season),
+                post: Value::from(if north_american(fill.brief) {
+                    "mail"
+                } else {
+                    "post"
+                }),
                 text: topic_text,
             }
         })
@@ -2598,6 +2634,7 @@ impl SlotValues {
             channel_kind => channel_kind,
             channel_on => channel_on,
             season => t.season.clone(),
+            post => t.post.clone(),
             has_app => t.has_app.clone(),
         }
     }

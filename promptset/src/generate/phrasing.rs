@@ -1163,6 +1163,62 @@ pub fn spoken_name(name: &str) -> Option<String> {
     (spoken != name && !spoken.is_empty()).then(|| spoken.to_owned())
 }
 
+/// A product line named only by its pack (`Variety packs`, `Single bottles`, `Gift
+/// sets`) as the goods in that pack (`hot sauce variety packs`, `single bottles of hot
+/// sauce`); `None` when the line names goods of its own (`Hot sauce gift sets`, `Coffee
+/// pods`) or no pack.
+pub fn format_of_goods(label: &str, goods: &Noun) -> Option<String> {
+    const PACKS: &[&str] = &[
+        "pack",
+        "packs",
+        "bottle",
+        "bottles",
+        "set",
+        "sets",
+        "bundle",
+        "bundles",
+        "box",
+        "boxes",
+        "refill",
+        "refills",
+        "sampler",
+        "samplers",
+        "multipack",
+        "multipacks",
+        "jar",
+        "jars",
+        "tin",
+        "tins",
+        "pouch",
+        "pouches",
+        "sachet",
+        "sachets",
+    ];
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let last = words.last()?.to_lowercase();
+    if words.len() > 2 || !PACKS.contains(&last.as_str()) || goods.mass && goods.bare.is_empty() {
+        return None;
+    }
+    let goods_words = crate::generate::text::tokens(&goods.bare);
+    if crate::generate::text::tokens(label)
+        .iter()
+        .any(|w| goods_words.contains(w))
+    {
+        return None;
+    }
+    let lower = label.to_lowercase();
+    // `Single bottles`: of the goods; `Variety packs`: the goods' packs.
+    if words.len() == 2
+        && [
+            "single", "mini", "small", "large", "big", "travel", "family",
+        ]
+        .contains(&words[0].to_lowercase().as_str())
+    {
+        return Some(format!("{lower} of {}", goods.modifier));
+    }
+    Some(format!("{} {lower}", goods.modifier))
+}
+
 /// Whether a topic is an action (`switching payroll providers`, `hiking in winter`)
 /// rather than a thing whose name starts with an -ing word (`birding gear and feeders`,
 /// `cleaning products`): the first is asked about `when` doing it, the second `for`.
@@ -3170,6 +3226,21 @@ mod tests {
         assert_eq!(spoken_name("Acme, Inc.").as_deref(), Some("Acme"));
         assert_eq!(spoken_name("Needle & Groove"), None);
         assert_eq!(spoken_name("Ltd"), None);
+    }
+
+    #[test]
+    fn packs_are_packs_of_the_goods() {
+        let sauce = Noun::parse("craft hot sauce", &[]);
+        assert_eq!(
+            format_of_goods("Variety packs", &sauce).as_deref(),
+            Some("craft hot sauce variety packs")
+        );
+        assert_eq!(
+            format_of_goods("Single bottles", &sauce).as_deref(),
+            Some("single bottles of craft hot sauce")
+        );
+        assert_eq!(format_of_goods("Hot sauce gift sets", &sauce), None);
+        assert_eq!(format_of_goods("Chilli jams", &sauce), None);
     }
 
     #[test]
