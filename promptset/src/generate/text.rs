@@ -20,12 +20,31 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
     // A run of capitalised words is a name ("Making Tax Digital compliance", "Black
     // Friday deals", "Google Ads management"), not a sentence-case title; an acronym
     // after the first word is not (`Bird ID guides`, `School ERPs` read `bird ID guides`).
-    let second_capital = title.split_whitespace().nth(1).is_some_and(|w| {
-        w.chars().next().is_some_and(char::is_uppercase)
-            && !is_acronym(w.trim_end_matches(['s', ',', ':']))
-    });
+    // `Sixth Form`, `First Aid Kits`: an ordinal starts a title-cased term, not a name.
+    const ORDINALS: &[&str] = &[
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    let second_capital = !ORDINALS.contains(&first_word.to_lowercase().as_str())
+        && title.split_whitespace().nth(1).is_some_and(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && !is_acronym(w.trim_end_matches(['s', ',', ':']))
+        });
     if has_inner_capital || is_kept || second_capital || is_proper_word(first_word) {
         return title.to_owned();
+    }
+    if ORDINALS.contains(&first_word.to_lowercase().as_str()) {
+        return title
+            .split(' ')
+            .map(|w| {
+                if is_acronym(w.trim_end_matches('s')) {
+                    w.to_owned()
+                } else {
+                    w.to_lowercase()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
     }
     let mut chars = title.chars();
     match chars.next() {
@@ -477,6 +496,7 @@ mod tests {
         assert_eq!(phrase("Bird ID guides", &[]), "bird ID guides");
         assert_eq!(phrase("School ERPs", &[]), "school ERPs");
         assert_eq!(phrase("Kiwi families", &[]), "Kiwi families");
+        assert_eq!(phrase("Sixth Form", &[]), "sixth form");
         assert_eq!(
             phrase("Google Ads management", &[]),
             "Google Ads management"
