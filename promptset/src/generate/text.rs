@@ -181,9 +181,14 @@ pub fn without_aside(label: &str) -> std::borrow::Cow<'_, str> {
 /// parking`), so that labels joined either way are read alike. Names (brands, rivals)
 /// never pass through here: `Needle & Groove` keeps its `&`.
 pub fn plain_label(label: &str) -> std::borrow::Cow<'_, str> {
-    // `Mortgages / Prêts hypothécaires`: a label in two languages, or two names of one
-    // thing, is read by its first.
-    let label = label.split_once(" / ").map_or(label, |(first, _)| first);
+    // `Mortgages / Prêts hypothécaires`: a label in two languages is read by its first.
+    // `Docebo / TalentLMS` names two things and stays whole.
+    let label = match label.split_once(" / ") {
+        Some((first, second)) if second.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) => {
+            first
+        }
+        _ => label,
+    };
     let plain = without_aside(label);
     if plain.contains(" & ") {
         std::borrow::Cow::Owned(plain.replace(" & ", " and "))
@@ -720,6 +725,10 @@ mod casing_tests {
         assert_eq!(
             super::plain_label("Mortgages / Prêts hypothécaires"),
             "Mortgages"
+        );
+        assert_eq!(
+            super::plain_label("Alternatives to Docebo / TalentLMS"),
+            "Alternatives to Docebo / TalentLMS"
         );
     }
 
