@@ -326,7 +326,7 @@ fn lower_leading(phrase: &str, language: &str) -> String {
                     .first()
                     .and_then(|w| w.chars().next())
                     .is_some_and(char::is_uppercase)
-                && is_german_adjective(first);
+                && (is_german_adjective(first) || has_adjective_suffix(first));
             adjective && !acronym
         }
     };
@@ -404,6 +404,240 @@ fn is_german_adjective(word: &str) -> bool {
             .strip_prefix(stem)
             .is_some_and(|rest| ["e", "er", "en", "es", "em"].contains(&rest))
     })
+}
+
+/// A German word built as an adjective or participle before its declension ending
+/// (`wasserführende`, `günstige`, `elektrische`, `tragbare`).
+fn has_adjective_suffix(word: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        "end", "ig", "lich", "isch", "bar", "los", "haft", "sam", "iert", "frei", "fähig",
+    ];
+    let lower = word.to_lowercase();
+    ["e", "er", "en", "es", "em"].iter().any(|ending| {
+        lower.strip_suffix(ending).is_some_and(|stem| {
+            stem.chars().count() > 3 && SUFFIXES.iter().any(|s| stem.ends_with(s))
+        })
+    })
+}
+
+/// A label as the object of a verb (`reservar …`, `buchen`): a leading action noun
+/// (`reserva de`, `compra de`, `Buchung von`) dropped, as the verb says it already; a
+/// Spanish singular count noun takes its indefinite article (`una teleconsulta`).
+pub fn object(label: &str, language: &str) -> String {
+    const ACTIONS: &[&str] = &[
+        "reserva de ",
+        "reservas de ",
+        "compra de ",
+        "compras de ",
+        "contratación de ",
+        "búsqueda de ",
+        "alquiler de ",
+        "kauf von ",
+        "buchung von ",
+        "buchen von ",
+        "vermittlung von ",
+        "suche nach ",
+    ];
+    let lower = label.to_lowercase();
+    let mut object = label.to_owned();
+    for action in ACTIONS {
+        if lower.starts_with(action) {
+            object = label[action.len()..].to_owned();
+            break;
+        }
+    }
+    if language != "es" {
+        return object;
+    }
+    let first = object.split(' ').next().unwrap_or_default();
+    if first.chars().any(char::is_uppercase) || first.ends_with('s') {
+        return object;
+    }
+    const FEMININE: &[&str] = &[
+        "clase",
+        "sesión",
+        "cita",
+        "consulta",
+        "mesa",
+        "habitación",
+        "visita",
+    ];
+    const MASCULINE: &[&str] = &[
+        "servicio",
+        "curso",
+        "viaje",
+        "tratamiento",
+        "masaje",
+        "corte",
+        "paseo",
+        "taller",
+    ];
+    let article = if FEMININE.contains(&first) {
+        Some("una")
+    } else if MASCULINE.contains(&first) {
+        Some("un")
+    } else if first.ends_with("ía") || first.ends_with("ia") {
+        None
+    } else if first.ends_with('a') && first.chars().count() > 3 {
+        Some("una")
+    } else if first.ends_with('o') && first.chars().count() > 3 {
+        Some("un")
+    } else {
+        None
+    };
+    match article {
+        Some(article) => format!("{article} {object}"),
+        None => object,
+    }
+}
+
+/// Whether a Spanish brief writes for Latin America (`es-MX`, a market such as México),
+/// whose words differ from Spain's (`confiables`, `vale la pena`).
+fn latin_american(brief: &Brief) -> bool {
+    let spain = brief
+        .languages
+        .iter()
+        .any(|l| l.eq_ignore_ascii_case("es-ES"))
+        || brief
+            .target_markets
+            .iter()
+            .any(|m| place(m, "es").name == "España");
+    let latam_language = brief.languages.iter().any(|l| {
+        l.to_lowercase()
+            .strip_prefix("es-")
+            .is_some_and(|region| region != "es")
+    });
+    let latam_market = brief.target_markets.iter().any(|m| {
+        matches!(
+            place(m, "es").name.as_str(),
+            "México"
+                | "Argentina"
+                | "Colombia"
+                | "Chile"
+                | "Perú"
+                | "Uruguay"
+                | "Ecuador"
+                | "Latinoamérica"
+                | "República Dominicana"
+        )
+    });
+    (latam_language || latam_market) && !spain
+}
+
+/// Who buys, read from German or Spanish audiences (`Hausbesitzer`, `Ofenbauer`,
+/// `pacientes`, `pymes`), as the generator reads English ones: `consumers`,
+/// `businesses`, `both`, or empty.
+fn own_buyers(brief: &Brief) -> &'static str {
+    const PEOPLE: &[&str] = &[
+        "hausbesitzer",
+        "eigentümer",
+        "bauherr",
+        "familie",
+        "eltern",
+        "mieter",
+        "privat",
+        "verbraucher",
+        "haushalt",
+        "paare",
+        "senioren",
+        "studenten",
+        "hobby",
+        "besitzer",
+        "halter",
+        "anfänger",
+        "liebhaber",
+        "genießer",
+        "patienten",
+        "sparer",
+        "reisende",
+        "familias",
+        "pacientes",
+        "padres",
+        "mamás",
+        "papás",
+        "personas",
+        "particulares",
+        "hogar",
+        "estudiantes",
+        "dueños de mascota",
+        "jubilados",
+        "aficionados",
+        "amantes",
+        "viajeros",
+        "parejas",
+        "mujeres",
+        "hombres",
+        "jóvenes",
+    ];
+    const BUSINESS: &[&str] = &[
+        "unternehmen",
+        "firmen",
+        "gmbh",
+        "betrieb",
+        "händler",
+        "fachhandel",
+        "ofenbauer",
+        "handwerk",
+        "industrie",
+        "hersteller",
+        "praxen",
+        "kanzlei",
+        "büros",
+        "studios",
+        "gastronomie",
+        "hotels",
+        "einkäufer",
+        "konstrukteur",
+        "empresas",
+        "pymes",
+        "negocios",
+        "restaurantes",
+        "clínicas",
+        "consultorios",
+        "distribuidores",
+        "fabricantes",
+        "talleres",
+        "despachos",
+        "tiendas",
+        "hoteles",
+        "industria",
+        "médicos",
+        "compradores",
+    ];
+    let mut people = false;
+    let mut business = false;
+    for customer in &brief.target_customers {
+        let lower = customer.to_lowercase();
+        if BUSINESS.iter().any(|w| lower.contains(w)) {
+            business = true;
+        } else if PEOPLE.iter().any(|w| lower.contains(w)) {
+            people = true;
+        }
+    }
+    match (people, business) {
+        (true, false) => "consumers",
+        (false, true) => "businesses",
+        (true, true) => "both",
+        (false, false) => "",
+    }
+}
+
+/// Whether a label names heating appliances (`Kaminöfen`, `estufas de leña`).
+fn is_heating(label: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "ofen",
+        "öfen",
+        "kamin",
+        "heiz",
+        "pellet",
+        "wärmepumpe",
+        "estufa",
+        "chimenea",
+        "calefac",
+        "caldera",
+    ];
+    let lower = label.to_lowercase();
+    STEMS.iter().any(|s| lower.contains(s))
 }
 
 /// A label as running text types it: its aside in brackets dropped, its spaces tidied;
@@ -777,6 +1011,56 @@ pub(super) fn context(
         .offer_kind
         .clone();
     let p_food = is_consumable(&p);
+    let p_obj = object(&p, language);
+    let buyers = fill
+        .plan
+        .facts
+        .buyers
+        .map_or_else(|| own_buyers(brief), |b| b.as_str());
+    // Trade questions (samples, volume prices, drawings) only where businesses buy.
+    // A maker selling to both (households and the trade) asks the households' questions,
+    // save of a line made for the trade (`Kamineinsätze für den Ofenbauer`).
+    let for_trade = {
+        let lower = p.to_lowercase();
+        [
+            "für den ",
+            "für ofenbauer",
+            "handwerk",
+            "gewerb",
+            "industri",
+            "profi",
+            "b2b",
+            "para profesionales",
+            "para el instalador",
+            "para empresas",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+    };
+    let b2b = match buyers {
+        "consumers" => false,
+        "both" => brief.business_model != BusinessModel::Manufacturer || for_trade,
+        _ => true,
+    };
+    let heating = is_heating(&p) || is_heating(&category);
+    let latam = language == "es" && latin_american(brief);
+    // A topic that is an action (`Kaminofen kaufen`, `buscar especialista`) is asked as
+    // one, not pasted after `zum Thema` or `en cuanto a`.
+    let topic_verb = match language {
+        "es" => topic.split(' ').next().is_some_and(|w| {
+            w.chars().count() > 3
+                && ["ar", "er", "ir"].iter().any(|e| w.ends_with(e))
+                && w.chars().all(char::is_lowercase)
+        }),
+        _ => {
+            let words: Vec<&str> = topic.split(' ').collect();
+            words.len() > 1
+                && words.last().is_some_and(|w| {
+                    w.ends_with("en") && w.chars().next().is_some_and(char::is_lowercase)
+                })
+        }
+    };
+    let rival = |c: &str| text::without_aside(c).trim().to_owned();
     minijinja::context! {
         lang => language,
         brand => brief.brand_name.trim(),
@@ -784,7 +1068,12 @@ pub(super) fn context(
         layer => layer.as_str(),
         kind => fill.topic.topic_type.as_str(),
         offer_kind => offer_kind,
-        buyers => fill.plan.facts.buyers.map_or("", |b| b.as_str()),
+        buyers => buyers,
+        b2b => b2b,
+        heating => heating,
+        latam => latam,
+        topic_verb => topic_verb,
+        p_obj => p_obj,
         category => category,
         topic => topic,
         consumable => consumable,
@@ -798,16 +1087,27 @@ pub(super) fn context(
         where => if place.locative.is_empty() { String::new() } else { format!(" {}", place.locative) },
         // A Spanish rival named by what it is (`supermercados`) takes its article:
         // `alternativas a los supermercados`.
-        competitor => values.competitor.as_deref().map(|c| {
-            if language == "es" && generic(c) && !c.starts_with("los ") && !c.starts_with("las ") {
+        competitor => values.competitor.as_deref().map(rival).map(|c| {
+            if language == "es" && generic(&c) && !c.starts_with("los ") && !c.starts_with("las ") {
                 let plural_feminine = c.split(' ').next().is_some_and(|w| w.ends_with("as"));
                 format!("{} {c}", if plural_feminine { "las" } else { "los" })
             } else {
-                c.to_owned()
+                c
             }
         }),
         c_generic => values.competitor.as_deref().is_some_and(generic),
-        rival2 => values.rival2.as_deref(),
+        // A rival that is a channel or a habit (`Google Maps y reseñas`,
+        // `Baumarkt-Öfen`), no provider one switches from.
+        c_channel => values.competitor.as_deref().is_some_and(|c| {
+            let lower = c.to_lowercase();
+            [
+                "google", "reseñas", "bewertungen", "baumarkt", "foros", "redes sociales",
+                "boca a boca", "mundpropaganda", "empfehlung", "recomendaci",
+            ]
+            .iter()
+            .any(|w| lower.contains(w))
+        }),
+        rival2 => values.rival2.as_deref().map(rival),
         channel => channel,
         channel_kind => channel_kind,
         season => fill.season,
@@ -874,6 +1174,24 @@ mod tests {
             ),
             "dueños de restaurantes pequeños"
         );
+    }
+
+    #[test]
+    fn objects_lose_their_action_noun_and_take_an_article() {
+        assert_eq!(object("reserva de citas médicas", "es"), "citas médicas");
+        assert_eq!(object("teleconsulta", "es"), "una teleconsulta");
+        assert_eq!(object("clases de inglés", "es"), "clases de inglés");
+        assert_eq!(object("fisioterapia", "es"), "fisioterapia");
+        assert_eq!(object("Kaminöfen", "de"), "Kaminöfen");
+    }
+
+    #[test]
+    fn german_adjectives_open_labels_in_lower_case() {
+        assert_eq!(
+            label("Wasserführende Kaminöfen", "de"),
+            "wasserführende Kaminöfen"
+        );
+        assert_eq!(label("Hausbesitzer", "de"), "Hausbesitzer");
     }
 
     #[test]
