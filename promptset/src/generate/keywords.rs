@@ -385,6 +385,15 @@ impl Lexicon {
             .flat_map(str::split_whitespace)
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
             .filter(|w| is_acronym(w) && !PLACE_ACRONYMS.contains(w))
+            // `customers in OR and ME`: letters that are also words (`or`, `me`, `it`)
+            // would capitalise every keyword that uses the word.
+            .filter(|w| {
+                ![
+                    "OR", "ME", "IT", "IN", "ON", "US", "DO", "HI", "AM", "AS", "AN", "AT", "BE",
+                    "BY", "GO", "HE", "IF", "IS", "MY", "NO", "OF", "SO", "TO", "UP", "WE", "OK",
+                ]
+                .contains(w)
+            })
             .map(str::to_lowercase)
             .collect();
         acronyms.sort_unstable();
@@ -393,11 +402,34 @@ impl Lexicon {
             names,
             places,
             acronyms,
+            // Not a market that is an ordinary word too (`Global`, `Worldwide`, `Reading`).
             markets: brief
                 .target_markets
                 .iter()
                 .map(|m| crate::generate::text::without_aside(m).trim().to_owned())
-                .filter(|m| m.len() >= 4)
+                .filter(|m| {
+                    m.len() >= 4
+                        && (m.contains(' ')
+                            || ![
+                                "global",
+                                "worldwide",
+                                "international",
+                                "online",
+                                "remote",
+                                "nationwide",
+                                "europe-wide",
+                                "reading",
+                                "bath",
+                                "sale",
+                                "nice",
+                                "mobile",
+                                "orange",
+                                "victoria",
+                                "georgia",
+                                "jersey",
+                            ]
+                            .contains(&m.to_lowercase().as_str()))
+                })
                 .collect(),
         }
     }
@@ -422,6 +454,33 @@ fn place_text(place: &str) -> String {
         None => text::place_name(place),
     }
 }
+
+/// Heads that, besides providers, are looked for in a place (`best hotels in goa`).
+const LOCAL_HEADS: &[&str] = &[
+    "companies",
+    "services",
+    "service",
+    "shop",
+    "shops",
+    "store",
+    "stores",
+    "hotel",
+    "hotels",
+    "restaurant",
+    "restaurants",
+    "installers",
+    "dealers",
+    "schools",
+    "clinics",
+    "hospitals",
+    "builders",
+    "salon",
+    "salons",
+    "gym",
+    "gyms",
+    "courses",
+    "classes",
+];
 
 /// Words after `in` that name a time, not a place (`tyres in winter`).
 const TIMES: &[&str] = &[
@@ -1503,7 +1562,11 @@ fn split_modifier<'a>(words: &[&'a str]) -> (Vec<&'a str>, String) {
                 && matches!(words[at].to_lowercase().as_str(), "in" | "near")
                 && words[at + 1].chars().all(|c| c.is_ascii_lowercase())
                 && words[at + 1].len() > 2
-                && !TIMES.contains(&words[at + 1]) =>
+                && !TIMES.contains(&words[at + 1])
+                // Only a provider is found in a place (`company in pune`); `rings in
+                // gold` and `masters in finance` say what, not where.
+                && (phrasing::Noun::parse(words[at - 1], &[]).is_agent()
+                    || LOCAL_HEADS.contains(&words[at - 1].to_lowercase().as_str())) =>
         {
             (
                 words[..at].to_vec(),

@@ -173,6 +173,7 @@ impl Generator {
         // pieces are joined again first.
         // A brand named in two languages (`Rivebois Credit Union / Caisse Rivebois`) is
         // asked about by its first name.
+        let original = brief;
         let regional;
         let mut market_notes = Vec::new();
         let markets = regional_markets(&brief.target_markets, &mut market_notes);
@@ -197,6 +198,7 @@ impl Generator {
             brief
         };
         let mut plan = topics::plan(brief, options.topics);
+        plan.north_american = north_american(original);
         plan.inferences.extend(market_notes.iter().cloned());
         warnings.extend(market_notes.into_iter().filter(|n| n.contains("YAML")));
         let language = self.pick_language(brief, options, &mut plan.inferences, &mut warnings)?;
@@ -951,6 +953,15 @@ fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<S
                     .collect()
             })
             .unwrap_or_default();
+        // Only names are regions: `(mainly London)`, `(nationwide)`, `(Tier 1 cities)`
+        // are notes about the market.
+        let named = regions.iter().all(|r| {
+            r.split_whitespace().all(|w| {
+                w.starts_with(|c: char| c.is_uppercase())
+                    || matches!(w, "of" | "and" | "the" | "de" | "del" | "la" | "upon")
+            })
+        });
+        let regions = if named { regions } else { Vec::new() };
         // `Canada (SK, AB, MB)`: regions named by abbreviations read as `in SK`; the
         // country says it as people do.
         let abbreviated = regions.iter().any(|r| {
@@ -2266,9 +2277,7 @@ impl FillContext<'_> {
                 offer_mod: Value::from(if model == crate::brief::BusinessModel::ContentMedia {
                     let field = phrasing::joined_modifier(offer, fill.keep);
                     match field.rsplit_once(' ') {
-                        Some((rest, outlet))
-                            if ["portal", "site", "website", "blog"].contains(&outlet) =>
-                        {
+                        Some((rest, outlet)) if phrasing::OUTLETS.contains(&outlet) => {
                             rest.to_owned()
                         }
                         _ => field,
@@ -2339,7 +2348,7 @@ impl FillContext<'_> {
                 ),
                 client_shop: Value::from(fill.plan.lexicon.shop),
                 season: Value::from(fill.season),
-                post: Value::from(if north_american(fill.brief) {
+                post: Value::from(if fill.plan.north_american {
                     "mail"
                 } else {
                     "post"
@@ -2847,6 +2856,10 @@ mod tests {
             Some(vec!["Ontario".to_owned(), "US".to_owned()])
         );
         assert_eq!(markets(&["United Kingdom", "Ireland"]), None);
+        assert_eq!(
+            markets(&["United States (nationwide)", "UK (mainly London)"]),
+            Some(vec!["United States".to_owned(), "UK".to_owned()])
+        );
         assert_eq!(
             markets(&["Canada (SK, AB, MB)"]),
             Some(vec!["Canada".to_owned()])

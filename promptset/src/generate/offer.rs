@@ -486,8 +486,6 @@ pub fn infer_kind(model: BusinessModel, words: &str) -> Option<OfferKind> {
         "paving",
         "fencing",
         "survey",
-        "conversion",
-        "extension",
         "refurbishment",
     ];
     const BOOKING: &[&str] = &[

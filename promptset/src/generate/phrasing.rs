@@ -253,12 +253,12 @@ const PAIRS: &[&str] = &[
     "headphones",
 ];
 
-/// Heads of noun phrases that name who provides a service (`online accountants`).
 /// Agents of [`AGENTS`] that are places, booked or rented rather than hired.
 const PLACES: &[&str] = &[
     "space", "school", "nursery", "gym", "center", "centre", "clinic", "body", "venue", "airline",
 ];
 
+/// Heads of noun phrases that name who provides a service (`online accountants`).
 const AGENTS: &[&str] = &[
     "accountant",
     "adviser",
@@ -915,17 +915,19 @@ pub fn is_group_name(name: &str) -> bool {
             .last()
             .is_some_and(|last| last.starts_with(char::is_lowercase) && is_plural(last))
     };
+    // `Local tree surgeons`, `Chinese suppliers on Alibaba`: a head in lower-case plural
+    // before any place or channel, whatever the first letter.
+    let head = [
+        " on ", " in ", " from ", " with ", " via ", " at ", " like ",
+    ]
+    .iter()
+    .filter_map(|m| name.find(m))
+    .min()
+    .map_or(name, |at| &name[..at]);
     if name.starts_with(char::is_lowercase) {
-        let head = [
-            " on ", " in ", " from ", " with ", " via ", " at ", " like ",
-        ]
-        .iter()
-        .filter_map(|m| name.find(m))
-        .min()
-        .map_or(name, |at| &name[..at]);
         return plural_end(head) || head.split(" and ").any(plural_end);
     }
-    name.contains(" and ") && plural_end(name)
+    plural_end(head) || name.contains(" and ") && plural_end(name)
 }
 
 /// Goods named by a word in -ing (`bedding`, `flooring`), which stand as things of
@@ -1044,14 +1046,28 @@ pub fn topic_subject(text: &str, keep: &[&str]) -> String {
 /// `near me` (`stump grinding`), or the price of the thing (`tree work costs`, which the
 /// banks read as a price topic). `None` for a topic that is no such search. Goods and
 /// software are searched for as themselves, so only a provider `near me` changes there.
-pub fn search_topic(text: &str, model: BusinessModel, keep: &[&str]) -> Option<String> {
-    let lower = text.to_lowercase();
+pub fn search_topic(text: &str, _model: BusinessModel, keep: &[&str]) -> Option<String> {
+    // Affixes are ASCII; `get` keeps a cut on a character boundary whatever the label.
+    let prefix = |affix: &str| {
+        text.get(..affix.len())
+            .filter(|head| head.eq_ignore_ascii_case(affix))
+            .and_then(|_| text.get(affix.len()..))
+    };
+    let suffix = |affix: &str| {
+        let at = text.len().checked_sub(affix.len())?;
+        text.get(at..)
+            .filter(|tail| tail.eq_ignore_ascii_case(affix))
+            .and_then(|_| text.get(..at))
+    };
     for price in ["cost of ", "costs of ", "price of ", "prices of "] {
-        if let Some(rest) = lower.strip_prefix(price)
+        // `Cost of living guides`, `cost of sales` name no price of a thing.
+        if let Some(rest) = prefix(price)
             && !rest.contains(" and ")
             && !rest.is_empty()
+            && !["living", "sales", "goods", "capital", "ownership"]
+                .iter()
+                .any(|w| rest.to_lowercase().starts_with(w))
         {
-            let rest = &text[price.len()..];
             return Some(format!("{rest} costs"));
         }
     }
@@ -1061,32 +1077,33 @@ pub fn search_topic(text: &str, model: BusinessModel, keep: &[&str]) -> Option<S
         (" price", "prices"),
         (" pricing", "prices"),
     ] {
-        if let Some(rest) = lower.strip_suffix(price)
+        if let Some(rest) = suffix(price)
             && rest.contains(' ')
             && !rest.contains(" and ")
-            && !rest.ends_with(" total")
+            && !rest.to_lowercase().ends_with(" total")
         {
-            return Some(format!("{} {prices}", &text[..rest.len()]));
+            return Some(format!("{rest} {prices}"));
         }
     }
-    let (rest, near) = match [" near me", " nearby", " in my area"]
+    // Only a search says `near me`: a topic named by providers alone (`Divorce
+    // solicitors`) stays as the brief names it.
+    let rest = [" near me", " nearby", " in my area"]
         .iter()
-        .find_map(|tail| lower.strip_suffix(tail))
+        .find_map(|tail| suffix(tail))
+        .filter(|rest| !rest.is_empty())?;
+    // `Switching power company near me` is a job; `Moving companies near me` are
+    // providers of a trade in -ing.
+    let first = rest
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    if is_choosing_verb(&first)
+        || ["switching", "changing", "getting", "applying"].contains(&first.as_str())
     {
-        Some(rest) if !rest.is_empty() => (&text[..rest.len()], true),
-        _ => (text, false),
-    };
-    // `Switching power company` is a job, not a provider.
-    let first = rest.split_whitespace().next().unwrap_or_default();
-    if first.to_lowercase().ends_with("ing") && is_gerund(&first.to_lowercase()) {
-        return near.then(|| rest.to_owned());
+        return Some(rest.to_owned());
     }
-    let noun = Noun::parse(rest, keep);
-    let hired = matches!(
-        model,
-        BusinessModel::Services | BusinessModel::Other | BusinessModel::Marketplace
-    );
-    if noun.is_people() && (near || hired && rest.split_whitespace().count() <= 3) {
+    if Noun::parse(rest, keep).is_people() {
         let one = match rest.rsplit_once(' ') {
             Some((stem, last)) => format!("{stem} {}", singular(last)),
             None => singular(rest),
@@ -1096,27 +1113,30 @@ pub fn search_topic(text: &str, model: BusinessModel, keep: &[&str]) -> Option<S
             crate::generate::text::with_article(&one)
         ));
     }
-    near.then(|| rest.to_owned())
+    Some(rest.to_owned())
 }
+
+/// Words a publication names itself by (`portal`, `magazine`): the field before them
+/// is what it covers.
+pub const OUTLETS: &[&str] = &[
+    "portal",
+    "site",
+    "website",
+    "blog",
+    "magazine",
+    "publication",
+    "newsletter",
+    "podcast",
+    "channel",
+    "platform",
+    "hub",
+];
 
 /// `government exam preparation and current affairs portal` → `government exam
 /// preparation portals`: a publication's category of two fields joined by `and` before
 /// one singular outlet word, as its first field's outlets; `None` for any other label
 /// (`hiking guides and gear reviews` is read by [`Noun::parse`]).
 pub fn first_field_outlets(category: &str) -> Option<String> {
-    const OUTLETS: &[&str] = &[
-        "portal",
-        "site",
-        "website",
-        "blog",
-        "magazine",
-        "publication",
-        "newsletter",
-        "podcast",
-        "channel",
-        "platform",
-        "hub",
-    ];
     let category = crate::generate::text::plain_label(category);
     let (first, rest) = category.trim().split_once(" and ")?;
     let (_, outlet) = rest.rsplit_once(' ')?;
@@ -1130,6 +1150,9 @@ pub fn first_field_outlets(category: &str) -> Option<String> {
 /// Ltd`, `Acme GmbH`). `None` when the name is already so.
 pub fn spoken_name(name: &str) -> Option<String> {
     const FORMS: &[&str] = &[
+        " pvt ltd",
+        " pvt. ltd.",
+        " private limited",
         " pty ltd",
         " pty. ltd.",
         " ltd",
@@ -1137,29 +1160,49 @@ pub fn spoken_name(name: &str) -> Option<String> {
         " limited",
         " llc",
         " l.l.c.",
+        " llp",
         " inc",
         " inc.",
         " gmbh",
+        " ag",
         " plc",
+        " corp",
         " corp.",
+        " co.",
         " s.a.",
         " s.l.",
+        " sas",
+        " srl",
+        " s.p.a.",
         " b.v.",
         " oy",
         " ab",
         " as",
     ];
     let name = name.trim();
-    let first = name
+    let mut spoken = name
         .split_once(" / ")
         .map_or(name, |(first, _)| first.trim());
-    let lower = first.to_lowercase();
-    let spoken = FORMS
-        .iter()
-        .find(|form| lower.ends_with(*form) && lower.len() > form.len() + 2)
-        .map_or(first, |form| {
-            first[..first.len() - form.len()].trim_end_matches(',')
-        });
+    // `Hart & Co Solicitors LLP`, `Docly Pvt Ltd`: forms may stack; one is cut at a
+    // time, never down to a lone article (`The Limited`).
+    while let Some(form) = FORMS.iter().find(|form| {
+        spoken
+            .len()
+            .checked_sub(form.len())
+            .and_then(|at| spoken.get(at..))
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(form))
+    }) {
+        let rest = spoken[..spoken.len() - form.len()].trim_end_matches([',', ' ']);
+        // `Wayfarer & Co.` is the name itself.
+        if rest.is_empty()
+            || rest.eq_ignore_ascii_case("the")
+            || rest.ends_with('&')
+            || rest.to_lowercase().ends_with(" and")
+        {
+            break;
+        }
+        spoken = rest;
+    }
     (spoken != name && !spoken.is_empty()).then(|| spoken.to_owned())
 }
 
@@ -1194,9 +1237,36 @@ pub fn format_of_goods(label: &str, goods: &Noun) -> Option<String> {
         "sachet",
         "sachets",
     ];
+    // A pack is said by its kind (`Variety packs`, `Gift sets`) or alone as a bundle
+    // word (`Refills`); `Lunch boxes`, `Mason jars` or `Water bottles` are goods.
+    const KINDS: &[&str] = &[
+        "variety",
+        "gift",
+        "sample",
+        "sampler",
+        "multi",
+        "refill",
+        "single",
+        "trial",
+        "starter",
+        "discovery",
+        "travel",
+        "mini",
+        "subscription",
+        "bundle",
+        "tasting",
+        "mixed",
+        "family",
+    ];
+    const ALONE: &[&str] = &["refills", "bundles", "multipacks", "samplers", "sachets"];
     let words: Vec<&str> = label.split_whitespace().collect();
     let last = words.last()?.to_lowercase();
-    if words.len() > 2 || !PACKS.contains(&last.as_str()) || goods.mass && goods.bare.is_empty() {
+    let pack = match words.as_slice() {
+        [one] => ALONE.contains(&one.to_lowercase().as_str()),
+        [kind, _] => KINDS.contains(&kind.to_lowercase().as_str()),
+        _ => false,
+    };
+    if !pack || !PACKS.contains(&last.as_str()) || goods.bare.is_empty() {
         return None;
     }
     let goods_words = crate::generate::text::tokens(&goods.bare);
@@ -3181,10 +3251,13 @@ mod tests {
             ("Dog grooming prices", Services, None),
             ("stump grinding near me", Services, Some("stump grinding")),
             (
-                "long-distance moving companies",
+                "moving companies near me",
                 Services,
-                Some("choosing a long-distance moving company"),
+                Some("choosing a moving company"),
             ),
+            ("long-distance moving companies", Services, None),
+            ("Divorce solicitors", Services, None),
+            ("Cost of living guides", ContentMedia, None),
             ("switching power company", Other, None),
             ("emergency plumber", Ecommerce, None),
             ("storage spaces", Marketplace, None),
@@ -3226,6 +3299,13 @@ mod tests {
         assert_eq!(spoken_name("Acme, Inc.").as_deref(), Some("Acme"));
         assert_eq!(spoken_name("Needle & Groove"), None);
         assert_eq!(spoken_name("Ltd"), None);
+        assert_eq!(spoken_name("Docly Pvt Ltd").as_deref(), Some("Docly"));
+        assert_eq!(
+            spoken_name("Hart & Co Solicitors LLP").as_deref(),
+            Some("Hart & Co Solicitors")
+        );
+        assert_eq!(spoken_name("The Limited"), None);
+        assert_eq!(spoken_name("Wayfarer & Co."), None);
     }
 
     #[test]
@@ -3241,6 +3321,8 @@ mod tests {
         );
         assert_eq!(format_of_goods("Hot sauce gift sets", &sauce), None);
         assert_eq!(format_of_goods("Chilli jams", &sauce), None);
+        assert_eq!(format_of_goods("Lunch boxes", &sauce), None);
+        assert_eq!(format_of_goods("Jars", &sauce), None);
     }
 
     #[test]
@@ -3254,11 +3336,14 @@ mod tests {
         ] {
             assert!(is_group_name(group), "{group}");
         }
+        assert!(is_group_name("Local tree surgeons"));
+        assert!(is_group_name("Chinese suppliers on Alibaba"));
         for name in [
             "Gristwood & Toms",
             "Two Men and a Truck",
             "Hays",
             "Public Storage",
+            "Pets at Home",
         ] {
             assert!(!is_group_name(name), "{name}");
         }

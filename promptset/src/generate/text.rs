@@ -33,14 +33,18 @@ pub fn phrase(title: &str, keep: &[&str]) -> String {
     if has_inner_capital || is_kept || second_capital || is_proper_word(first_word) {
         return title.to_owned();
     }
+    // Only the title-cased run the ordinal starts is lowered: `First Aid Kits in London`
+    // keeps its place.
     if ORDINALS.contains(&first_word.to_lowercase().as_str()) {
+        let mut run = true;
         return title
             .split(' ')
             .map(|w| {
-                if is_acronym(w.trim_end_matches('s')) {
-                    w.to_owned()
-                } else {
+                run = run && w.starts_with(char::is_uppercase);
+                if run && !is_acronym(w.trim_end_matches('s')) {
                     w.to_lowercase()
+                } else {
+                    w.to_owned()
                 }
             })
             .collect::<Vec<_>>()
@@ -502,6 +506,10 @@ mod tests {
         assert_eq!(phrase("School ERPs", &[]), "school ERPs");
         assert_eq!(phrase("Kiwi families", &[]), "Kiwi families");
         assert_eq!(phrase("Sixth Form", &[]), "sixth form");
+        assert_eq!(
+            phrase("First Aid Kits in London", &[]),
+            "first aid kits in London"
+        );
         assert_eq!(
             phrase("Google Ads management", &[]),
             "Google Ads management"

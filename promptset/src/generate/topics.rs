@@ -115,6 +115,9 @@ pub struct TopicPlan {
     pub topics: Vec<PlannedTopic>,
     /// The category in running text (e.g. `trail running shoes`).
     pub category: String,
+    /// The brief writes for North America (`by mail`, not `by post`), read from its
+    /// markets as written, before regions in brackets replace them.
+    pub north_american: bool,
     /// The category as a noun with its English forms.
     pub offer: Noun,
     /// What was assumed or inferred.
@@ -399,6 +402,7 @@ pub fn plan(brief: &Brief, wanted: usize) -> TopicPlan {
     TopicPlan {
         topics,
         category,
+        north_american: false,
         offer,
         inferences,
         lexicon,
@@ -1603,6 +1607,14 @@ pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun 
         .contains(&offer.head().as_str())
     {
         return Noun::parse(&offer.bare, keep);
+    }
+    // `astronomy and stargazing publication`, `motorcycling magazine`: a publication
+    // competes with sites on its field, `astronomy and stargazing sites`.
+    if model == BusinessModel::ContentMedia
+        && ["publication", "magazine"].contains(&offer.head().as_str())
+        && let Some((field, _)) = offer.modifier.rsplit_once(' ')
+    {
+        return Noun::parse(&format!("{field} sites"), keep);
     }
     let word = match model {
         BusinessModel::Manufacturer => "manufacturers",
