@@ -482,36 +482,20 @@ const LOCAL_HEADS: &[&str] = &[
     "classes",
 ];
 
-/// Words after `in` that name a time, not a place (`tyres in winter`).
+/// Words after `in` that name a time or a way, not a place (`tyres in winter`, `in bulk`);
+/// months, holidays and languages are [`text::is_proper_name`]'s.
 const TIMES: &[&str] = &[
     "winter",
     "summer",
     "spring",
     "autumn",
     "fall",
-    "january",
-    "february",
-    "march",
-    "april",
     "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "ramadan",
     "advance",
     "bulk",
     "stock",
     "person",
     "store",
-    "english",
-    "french",
-    "spanish",
-    "german",
-    "hindi",
     "cash",
     "private",
     "public",
@@ -1563,6 +1547,8 @@ fn split_modifier<'a>(words: &[&'a str]) -> (Vec<&'a str>, String) {
                 && words[at + 1].chars().all(|c| c.is_ascii_lowercase())
                 && words[at + 1].len() > 2
                 && !TIMES.contains(&words[at + 1])
+                // Months, holidays and languages (`in march`, `in english`).
+                && !text::is_proper_name(words[at + 1])
                 // Only a provider is found in a place (`company in pune`); `rings in
                 // gold` and `masters in finance` say what, not where.
                 && (phrasing::Noun::parse(words[at - 1], &[]).is_agent()

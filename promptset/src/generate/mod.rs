@@ -2224,8 +2224,7 @@ impl FillContext<'_> {
             let topic_text = phrase(&named, fill.keep);
             // `Tree surgeon near me`, `Cost of tree work`: a search, asked as the choice
             // or the price it stands for.
-            let topic_text =
-                phrasing::search_topic(&topic_text, model, fill.keep).unwrap_or(topic_text);
+            let topic_text = phrasing::search_topic(&topic_text, fill.keep).unwrap_or(topic_text);
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]

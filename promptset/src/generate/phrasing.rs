@@ -1046,7 +1046,7 @@ pub fn topic_subject(text: &str, keep: &[&str]) -> String {
 /// `near me` (`stump grinding`), or the price of the thing (`tree work costs`, which the
 /// banks read as a price topic). `None` for a topic that is no such search. Goods and
 /// software are searched for as themselves, so only a provider `near me` changes there.
-pub fn search_topic(text: &str, _model: BusinessModel, keep: &[&str]) -> Option<String> {
+pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
     // Affixes are ASCII; `get` keeps a cut on a character boundary whatever the label.
     let prefix = |affix: &str| {
         text.get(..affix.len())
@@ -3235,36 +3235,26 @@ mod tests {
 
     #[test]
     fn searches_as_topics_read_as_what_they_ask() {
-        use BusinessModel::*;
         let cases = [
-            (
-                "tree surgeon near me",
-                Services,
-                Some("choosing a tree surgeon"),
-            ),
-            ("Cost of tree work", Services, Some("tree work costs")),
-            (
-                "home rooftop solar cost",
-                Services,
-                Some("home rooftop solar costs"),
-            ),
-            ("Dog grooming prices", Services, None),
-            ("stump grinding near me", Services, Some("stump grinding")),
+            ("tree surgeon near me", Some("choosing a tree surgeon")),
+            ("Cost of tree work", Some("tree work costs")),
+            ("home rooftop solar cost", Some("home rooftop solar costs")),
+            ("Dog grooming prices", None),
+            ("stump grinding near me", Some("stump grinding")),
             (
                 "moving companies near me",
-                Services,
                 Some("choosing a moving company"),
             ),
-            ("long-distance moving companies", Services, None),
-            ("Divorce solicitors", Services, None),
-            ("Cost of living guides", ContentMedia, None),
-            ("switching power company", Other, None),
-            ("emergency plumber", Ecommerce, None),
-            ("storage spaces", Marketplace, None),
-            ("costs of X and Y", Services, None),
+            ("long-distance moving companies", None),
+            ("Divorce solicitors", None),
+            ("Cost of living guides", None),
+            ("switching power company", None),
+            ("emergency plumber", None),
+            ("storage spaces", None),
+            ("costs of X and Y", None),
         ];
-        for (topic, model, want) in cases {
-            assert_eq!(search_topic(topic, model, &[]).as_deref(), want, "{topic}");
+        for (topic, want) in cases {
+            assert_eq!(search_topic(topic, &[]).as_deref(), want, "{topic}");
         }
     }
 

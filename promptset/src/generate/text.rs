@@ -72,7 +72,7 @@ pub(crate) fn is_proper_word(word: &str) -> bool {
 }
 
 /// Whether a lower-case word is one of [`is_proper_word`]'s names (`diwali`, `americans`).
-fn is_proper_name(lower: &str) -> bool {
+pub(crate) fn is_proper_name(lower: &str) -> bool {
     const PROPER: &[&str] = &[
         "christmas",
         "easter",
