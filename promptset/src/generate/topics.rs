@@ -527,27 +527,21 @@ fn infer_offer(brief: &Brief, keep: &[&str], inferences: &mut Vec<String>) -> No
     }
     if let Some(category) = category {
         // A shop's category may name the shop (`yarn and knitting supplies shop`): its
-        // customers buy what it sells, not shops.
-        if model == BusinessModel::Ecommerce
-            && let Some(goods) = phrasing::without_shop(category)
-        {
-            let noun = parse(&goods);
+        // customers buy what it sells, not shops. A publication of two fields
+        // (`government exam preparation and current affairs portal`) is named by its first
+        // field and the outlet, counted: readers compare `government exam preparation
+        // portals`, never a mass of both fields.
+        let renamed = match model {
+            BusinessModel::Ecommerce => phrasing::without_shop(category)
+                .map(|goods| (goods, "names a shop; prompts speak of what it sells,", "")),
+            BusinessModel::ContentMedia => phrasing::first_field_outlets(category)
+                .map(|outlets| (outlets, "is named", " in questions")),
+            _ => None,
+        };
+        if let Some((words, before, after)) = renamed {
+            let noun = parse(&words);
             inferences.push(format!(
-                "the category `{}` names a shop; prompts speak of what it sells, `{}`; set `offering` to change it",
-                category.trim(),
-                noun.bare
-            ));
-            return noun;
-        }
-        // A publication of two fields (`government exam preparation and current affairs
-        // portal`) is named by its first field and the outlet, counted: readers compare
-        // `government exam preparation portals`, never a mass of both fields.
-        if model == BusinessModel::ContentMedia
-            && let Some(outlets) = phrasing::first_field_outlets(category)
-        {
-            let noun = parse(&outlets);
-            inferences.push(format!(
-                "the category `{}` is named `{}` in questions; set `offering` to change it",
+                "the category `{}` {before} `{}`{after}; set `offering` to change it",
                 category.trim(),
                 noun.bare
             ));
