@@ -305,8 +305,11 @@ pub struct Lexicon {
 impl Lexicon {
     /// The names of the brief's brand and rivals, and its places: every word of its
     /// markets, and capitalised words after `in`, `near`, `across`… in its customers,
-    /// topics, lines, goals and context (`homeowners in Denver`).
-    pub fn of(brief: &crate::brief::Brief) -> Lexicon {
+    /// topics, lines, goals and context (`homeowners in Denver`). `countries` are the
+    /// markets as the brief wrote them, when the set is written for their regions
+    /// (`India (Delhi NCR, Mumbai)`): a keyword still names the country (`in india`).
+    pub fn of(brief: &crate::brief::Brief, countries: &[String]) -> Lexicon {
+        let whole = |m: &String| crate::generate::text::without_aside(m).trim().to_owned();
         let mut names: Vec<String> = brief
             .competitors
             .iter()
@@ -318,7 +321,8 @@ impl Lexicon {
         let mut places: Vec<String> = brief
             .target_markets
             .iter()
-            .map(|m| m.trim().to_owned())
+            .chain(countries)
+            .map(whole)
             .chain(
                 brief
                     .target_markets
@@ -406,7 +410,9 @@ impl Lexicon {
             markets: brief
                 .target_markets
                 .iter()
-                .map(|m| crate::generate::text::without_aside(m).trim().to_owned())
+                .chain(countries)
+                .map(whole)
+                .chain(countries.iter().flat_map(|m| aside_places(m)))
                 .filter(|m| {
                     m.len() >= 4
                         && (m.contains(' ')
@@ -444,6 +450,33 @@ impl Lexicon {
     }
 }
 
+/// The places a market's aside names (`Ireland (Dublin city & county, Kildare, north
+/// Wicklow)` → `Dublin`, `Kildare`, `Wicklow`), which keywords type in lower case (`cheap
+/// locksmith dublin`) even when the set is written for the whole country.
+fn aside_places(market: &str) -> Vec<String> {
+    let Some(inner) = market
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map(|(inner, _)| inner)
+    else {
+        return Vec::new();
+    };
+    let mut places = Vec::new();
+    for part in inner.split([',', ';', ':', '+', '&', '/', '–']) {
+        // The longest run of capitalised words (`Mossel Bay`, `Dublin` of `Dublin city`).
+        let run: Vec<&str> = part
+            .split_whitespace()
+            .skip_while(|w| !w.starts_with(|c: char| c.is_uppercase()))
+            .take_while(|w| w.starts_with(|c: char| c.is_uppercase()))
+            .collect();
+        // Letters (`NSW`, `MI`) are read as places elsewhere, or are words (`OR`).
+        if !(run.is_empty() || run.len() == 1 && text::is_acronym(run[0])) {
+            places.push(run.join(" "));
+        }
+    }
+    places
+}
+
 /// A place a keyword ends in, as a sentence writes it: `uk` → `the UK`, `nz` → `NZ`.
 fn place_text(place: &str) -> String {
     match PLACE_ACRONYMS
@@ -454,6 +487,15 @@ fn place_text(place: &str) -> String {
         None => text::place_name(place),
     }
 }
+
+/// Letters every field types in lower case (`best suv under 15 lakh`, `ev vs petrol`) and
+/// no reader takes for a word; a plural `s` stays lower case (`EVs`).
+const TYPED_ACRONYMS: &[&str] = &[
+    "suv", "ev", "phev", "gps", "tv", "pc", "usb", "crm", "erp", "seo", "vpn", "hvac", "diy",
+    "gst", "vat", "kyc", "gdpr", "hipaa", "cctv", "ssd", "cpu", "gpu", "upi", "emi", "nri", "mba",
+    "gmat", "ielts", "toefl", "hmrc", "irs", "ndis", "sme", "b2b", "b2c", "saas", "pos", "hr",
+    "atv", "rv", "uv", "ipa",
+];
 
 /// Heads that, besides providers, are looked for in a place (`best hotels in goa`).
 const LOCAL_HEADS: &[&str] = &[
@@ -621,8 +663,13 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
     let cased: Vec<String> = keyword
         .split(' ')
         .map(|w| {
-            if lexicon.acronyms.iter().any(|a| a == w) {
+            if lexicon.acronyms.iter().any(|a| a == w) || TYPED_ACRONYMS.contains(&w) {
                 w.to_uppercase()
+            } else if let Some(stem) = w
+                .strip_suffix('s')
+                .filter(|stem| TYPED_ACRONYMS.contains(stem))
+            {
+                format!("{}s", stem.to_uppercase())
             } else {
                 w.to_owned()
             }
@@ -702,6 +749,16 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
         if lower.first().is_some_and(|w| w == "vs" || w == "versus")
             || lower.last().is_some_and(|w| w == "vs" || w == "versus")
         {
+            return None;
+        }
+        // Two things compared read as `X vs Y: which is better?`; a measure on either
+        // side (`ev vs petrol running cost`, `maintenance cost of maruti vs hyundai`) asks
+        // which is better at it, and the keyword cannot say how.
+        let at = lower
+            .iter()
+            .position(|w| w == "vs" || w == "versus")
+            .unwrap_or_default();
+        if at > 2 || core.len() - at - 1 > 2 || lower.iter().any(|w| is_preposition(w)) {
             return None;
         }
         return Some(Asked {
@@ -1582,7 +1639,12 @@ fn split_modifier<'a>(words: &[&'a str]) -> (Vec<&'a str>, String) {
 fn object_phrase(words: &[&str]) -> String {
     let joined = words.join(" ");
     let capital = |w: &&str| w.chars().next().is_some_and(char::is_uppercase) && !is_acronym(w);
-    let determined = words.first().is_some_and(|w| {
+    // A number or a price is no count noun (`under 10 lakh`, `for 2 people`, `under $500`).
+    let numeric = words
+        .first()
+        .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit() || "$£€₹".contains(c)));
+    let determined = numeric
+        || words.first().is_some_and(|w| {
         matches!(
             w.to_lowercase().as_str(),
             "a" | "an"
@@ -1642,6 +1704,47 @@ fn is_plural(word: &str) -> bool {
 
 /// A noun counted one at a time and written in the singular (`lawn`, `landline`): not
 /// plural, not mass, no acronym or number.
+/// What a `best …` search lists, in the plural running text needs: `car under 10 lakh`
+/// → `cars under 10 lakh`, `laptop for students` → `laptops for students`; plurals, mass
+/// nouns and names stay as they are (`baby products`, `coffee`, `Nexon EV`).
+pub fn listed_plural(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let end = words
+        .iter()
+        .position(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "under"
+                    | "below"
+                    | "over"
+                    | "for"
+                    | "with"
+                    | "without"
+                    | "in"
+                    | "near"
+                    | "from"
+                    | "to"
+                    | "on"
+                    | "at"
+                    | "of"
+            )
+        })
+        .unwrap_or(words.len());
+    let Some(head) = end.checked_sub(1).and_then(|at| words.get(at)) else {
+        return text.to_owned();
+    };
+    if !words[..end]
+        .iter()
+        .all(|w| w.chars().all(|c| c.is_lowercase() || c == '-'))
+        || !is_singular_count(head)
+    {
+        return text.to_owned();
+    }
+    let mut out: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+    out[end - 1] = phrasing::plural(head);
+    out.join(" ")
+}
+
 fn is_singular_count(word: &str) -> bool {
     let word = word.to_lowercase();
     word.chars().all(|c| c.is_alphabetic() || c == '-')
@@ -1664,7 +1767,7 @@ mod tests {
     fn ask(keyword: &str, model: BusinessModel) -> Option<String> {
         let lexicon = Lexicon {
             acronyms: vec!["upsc".into()],
-            markets: vec!["New Brunswick".into(), "Canada".into()],
+            markets: vec!["New Brunswick".into(), "Canada".into(), "India".into()],
             names: vec!["Husqvarna".into(), "HIWIN".into(), "Pix".into()],
             places: [
                 "United Kingdom",
@@ -1782,6 +1885,16 @@ mod tests {
                 "best robot mower for steep lawn",
                 Manufacturer,
                 "What is the best robot mower for a steep lawn?",
+            ),
+            (
+                "best suv under 15 lakh",
+                ContentMedia,
+                "What is the best SUV under 15 lakh?",
+            ),
+            (
+                "best electric car in india",
+                ContentMedia,
+                "What is the best electric car in India?",
             ),
             (
                 "carry-on that fits all airlines",

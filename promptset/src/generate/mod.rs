@@ -184,19 +184,95 @@ impl Generator {
                 brief.brand_name.trim()
             ));
         }
-        let brief = if markets.is_some() || brand.is_some() {
-            let mut copy = brief.clone();
-            if let Some(markets) = markets {
-                copy.target_markets = markets;
-            }
-            if let Some(brand) = brand {
-                copy.brand_name = brand;
-            }
-            regional = copy;
-            &regional
-        } else {
-            brief
-        };
+        // Rivals as people say them (`Bristol Hippodrome (ATG)` → `Bristol Hippodrome`);
+        // the asides stay in their notes, which tell what kind of business each is.
+        let rivals: Vec<Option<(String, String)>> = brief
+            .competitors
+            .iter()
+            .map(|c| phrasing::spoken_rival(&c.name))
+            .collect();
+        let renamed: Vec<String> = brief
+            .competitors
+            .iter()
+            .zip(&rivals)
+            .filter_map(|(c, spoken)| {
+                spoken
+                    .as_ref()
+                    .map(|(name, _)| format!("`{}` as `{name}`", c.name.trim()))
+            })
+            .collect();
+        if !renamed.is_empty() {
+            market_notes.push(format!(
+                "rivals are named as people say them: {}",
+                renamed.join(", ")
+            ));
+        }
+        // `DIY homeowners`, `paper job cards`: doing without the offer is no rival to
+        // compare with a firm (`Which is more responsive, DIY homeowners or Poolwerx?`);
+        // the banks ask about doing it yourself in their own lines. Kept when the brief
+        // names no other rival.
+        let status_quo: Vec<bool> = brief
+            .competitors
+            .iter()
+            .zip(&rivals)
+            .map(|(c, spoken)| {
+                phrasing::is_status_quo(spoken.as_ref().map_or(c.name.as_str(), |s| &s.0))
+            })
+            .collect();
+        let drop_status_quo = status_quo.contains(&true) && status_quo.contains(&false);
+        if drop_status_quo {
+            let names: Vec<String> = brief
+                .competitors
+                .iter()
+                .zip(&status_quo)
+                .filter(|(_, quo)| **quo)
+                .map(|(c, _)| format!("`{}`", c.name.trim()))
+                .collect();
+            market_notes.push(format!(
+                "{} {} no company to compare with: the prompts ask about doing it yourself instead of comparing",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" }
+            ));
+        }
+        let brief =
+            if markets.is_some() || brand.is_some() || !renamed.is_empty() || drop_status_quo {
+                let mut copy = brief.clone();
+                for (competitor, spoken) in copy.competitors.iter_mut().zip(rivals) {
+                    if let Some((name, aside)) = spoken {
+                        competitor.name = name;
+                        if !aside.is_empty() {
+                            competitor.notes = Some(match competitor.notes.take() {
+                                Some(notes) => format!("{notes}; {aside}"),
+                                None => aside,
+                            });
+                        }
+                    }
+                }
+                if drop_status_quo {
+                    let mut quo = status_quo.iter();
+                    copy.competitors
+                        .retain(|_| !quo.next().copied().unwrap_or_default());
+                }
+                // Two rivals said alike, or a rival said as the brand, are one rival.
+                let brand_name = brand.as_deref().unwrap_or(&copy.brand_name).to_lowercase();
+                let mut seen = vec![brand_name];
+                copy.competitors.retain(|c| {
+                    let name = c.name.trim().to_lowercase();
+                    let new = !seen.contains(&name);
+                    seen.push(name);
+                    new
+                });
+                if let Some(markets) = markets {
+                    copy.target_markets = markets;
+                }
+                if let Some(brand) = brand {
+                    copy.brand_name = brand;
+                }
+                regional = copy;
+                &regional
+            } else {
+                brief
+            };
         let mut plan = topics::plan(brief, options.topics);
         plan.north_american = north_american(original);
         plan.inferences.extend(market_notes.iter().cloned());
@@ -292,7 +368,7 @@ impl Generator {
         // What the keyword reading needs of the brief, and each topic's keyword questions
         // and own words, worked out once: a slot handed to another topic builds a new
         // context for it.
-        let lexicon = keywords::Lexicon::of(brief);
+        let lexicon = keywords::Lexicon::of(brief, &original.target_markets);
         let lexicon = &lexicon;
         let asked_cells: Vec<OnceCell<Vec<AskedKeyword>>> =
             plan.topics.iter().map(|_| OnceCell::new()).collect();
@@ -2233,7 +2309,7 @@ impl FillContext<'_> {
                     topic_text
                         .get(..lead.len())
                         .filter(|head| head.eq_ignore_ascii_case(lead))
-                        .map(|_| topic_text[lead.len()..].to_owned())
+                        .map(|_| keywords::listed_plural(&topic_text[lead.len()..]))
                 })
                 .filter(|rest| !rest.is_empty())
                 .unwrap_or(topic_text);

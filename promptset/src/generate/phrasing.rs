@@ -1068,7 +1068,7 @@ pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
                 .iter()
                 .any(|w| rest.to_lowercase().starts_with(w))
         {
-            return Some(format!("{rest} costs"));
+            return Some(format!("{} costs", without_place(rest)));
         }
     }
     // `Home rooftop solar cost`: the price of the thing, as the banks' price topics name it.
@@ -1082,7 +1082,7 @@ pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
             && !rest.contains(" and ")
             && !rest.to_lowercase().ends_with(" total")
         {
-            return Some(format!("{rest} {prices}"));
+            return Some(format!("{} {prices}", without_place(rest)));
         }
     }
     // Only a search says `near me`: a topic named by providers alone (`Divorce
@@ -1114,6 +1114,22 @@ pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
         ));
     }
     Some(rest.to_owned())
+}
+
+/// `pool maintenance in Arizona` → `pool maintenance`: the place a price topic names is
+/// the market the prompts already say (`pool maintenance in Arizona costs` is no phrase).
+fn without_place(text: &str) -> &str {
+    match text.rsplit_once(" in ") {
+        Some((thing, place))
+            if thing.contains(|c: char| c.is_alphabetic())
+                && place
+                    .split_whitespace()
+                    .all(|w| w.starts_with(|c: char| c.is_uppercase())) =>
+        {
+            thing
+        }
+        _ => text,
+    }
 }
 
 /// Words a publication names itself by (`portal`, `magazine`): the field before them
@@ -1204,6 +1220,86 @@ pub fn spoken_name(name: &str) -> Option<String> {
         spoken = rest;
     }
     (spoken != name && !spoken.is_empty()).then(|| spoken.to_owned())
+}
+
+/// A rival's name as running text says it, and the asides the brief wrote with it (which
+/// still tell what kind of business it is): `Bristol Hippodrome (ATG)` → `Bristol
+/// Hippodrome`, `ChessBase / chess24` → `ChessBase`, `Tally + manual registers` →
+/// `Tally`, `GothamChess & other YouTubers` → `GothamChess`, `ASP – America's Swimming
+/// Pool Company` → `America's Swimming Pool Company`. `None` when the name is already so.
+/// The readings of issue 8 rejected every prompt that pasted such a name whole.
+pub fn spoken_rival(name: &str) -> Option<(String, String)> {
+    let name = name.trim();
+    let mut aside = String::new();
+    let mut depth = 0usize;
+    for c in name.chars() {
+        match c {
+            '(' => {
+                if depth == 0 && !aside.is_empty() {
+                    aside.push_str("; ");
+                }
+                depth += 1;
+            }
+            ')' if depth > 0 => depth -= 1,
+            _ if depth > 0 => aside.push(c),
+            _ => {}
+        }
+    }
+    let mut spoken = crate::generate::text::without_aside(name).into_owned();
+    // `ASP – America's Swimming Pool Company`: letters and the name they stand for.
+    for dash in [" – ", " — ", " - "] {
+        if let Some((letters, full)) = spoken.split_once(dash)
+            && crate::generate::text::is_acronym(letters.trim())
+            && full.split_whitespace().count() >= 2
+        {
+            spoken = full.trim().to_owned();
+        }
+    }
+    if let Some((first, _)) = spoken.split_once(" + ") {
+        spoken = first.trim().to_owned();
+    }
+    for others in [" & other ", " and other "] {
+        if let Some(at) = spoken.to_lowercase().find(others) {
+            spoken = spoken[..at].trim().to_owned();
+        }
+    }
+    if let Some(plain) = spoken_name(&spoken) {
+        spoken = plain;
+    }
+    (spoken != name && !spoken.is_empty()).then_some((spoken, aside.trim().to_owned()))
+}
+
+/// Whether a rival is doing without the offer rather than a company (`DIY homeowners`,
+/// `paper job cards`, `spreadsheets and email`, `in-house teams`): named in lower case or
+/// led by `DIY`, with a word of making do. `Paper Source` is a company.
+pub fn is_status_quo(name: &str) -> bool {
+    let name = name.trim();
+    let lower = name.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let first = words.first().copied().unwrap_or_default();
+    (first == "diy" || first == "do-it-yourself")
+        || name.starts_with(|c: char| c.is_lowercase())
+            && words.iter().any(|w| {
+                matches!(
+                    *w,
+                    "diy"
+                        | "spreadsheet"
+                        | "spreadsheets"
+                        | "paper"
+                        | "manual"
+                        | "in-house"
+                        | "inhouse"
+                        | "self-managed"
+                        | "homemade"
+                        | "home-made"
+                        | "pen"
+                        | "whiteboard"
+                        | "whiteboards"
+                )
+            })
 }
 
 /// A product line named only by its pack (`Variety packs`, `Single bottles`, `Gift

@@ -185,20 +185,62 @@ pub fn without_aside(label: &str) -> std::borrow::Cow<'_, str> {
 /// parking`), so that labels joined either way are read alike. Names (brands, rivals)
 /// never pass through here: `Needle & Groove` keeps its `&`.
 pub fn plain_label(label: &str) -> std::borrow::Cow<'_, str> {
-    // `Mortgages / Prêts hypothécaires`: a label in two languages is read by its first.
-    // `Docebo / TalentLMS` names two things and stays whole.
     let label = match label.split_once(" / ") {
-        Some((first, second)) if second.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) => {
-            first
-        }
-        _ => label,
+        Some((first, second)) => match slash_choice(first.trim(), second.trim()) {
+            Some(chosen) => std::borrow::Cow::Owned(chosen),
+            None => std::borrow::Cow::Borrowed(label),
+        },
+        None => std::borrow::Cow::Borrowed(label),
     };
-    let plain = without_aside(label);
-    if plain.contains(" & ") {
-        std::borrow::Cow::Owned(plain.replace(" & ", " and "))
+    let plain = without_aside(&label).into_owned();
+    // `Quoting + invoicing`, `PPF + tint`: `+` joins as `&` does.
+    if plain.contains(" & ") || plain.contains(" + ") {
+        std::borrow::Cow::Owned(plain.replace(" & ", " and ").replace(" + ", " and "))
+    } else if plain == label {
+        label
     } else {
-        plain
+        std::borrow::Cow::Owned(plain)
     }
+}
+
+/// Which side of a label's ` / ` running text says, or `None` to keep both: a label in two
+/// languages by its first (`Mortgages / Prêts hypothécaires`), letters by the words
+/// they stand for (`PPF / paint protection film`), a label and a word added to it by the
+/// label (`Green pool cleanup / algae`, `Locksmith prices / call out fees`), two words as both (`cars / bikes` → `cars and
+/// bikes`). Two names (`Docebo / TalentLMS`) stay whole. The readings of issue 8 rejected
+/// every prompt that pasted such a label with its slash.
+fn slash_choice(first: &str, second: &str) -> Option<String> {
+    if second.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) {
+        return Some(first.to_owned());
+    }
+    let (a, b) = (
+        first.split_whitespace().count(),
+        second.split_whitespace().count(),
+    );
+    let named = |part: &str| part.starts_with(|c: char| c.is_uppercase());
+    if second.contains(" / ") || a == 0 || b == 0 {
+        return None;
+    }
+    if a == 1 && b == 1 {
+        // `Docebo / TalentLMS`, `Xero / QuickBooks`: two names.
+        if named(second) {
+            return None;
+        }
+        return Some(format!("{first} and {second}"));
+    }
+    if is_acronym(first) && b >= 2 {
+        return Some(second.to_owned());
+    }
+    if is_acronym(second) && a >= 2 {
+        return Some(first.to_owned());
+    }
+    // `Alternatives to Docebo / TalentLMS`: a name on either side of the slash.
+    if named(second) && first.split_whitespace().last().is_some_and(named) {
+        return None;
+    }
+    // `boost / Premium listings`: a lone word is a fragment of the other side; else the
+    // first says it (`Locksmith prices / call out fees`).
+    Some(if a == 1 && b > 1 { second } else { first }.to_owned())
 }
 
 /// Upper-cases the first letter, for topic names built from running text.
@@ -592,7 +634,7 @@ impl Casing {
             "how", "its", "key", "let", "low", "man", "mix", "net", "not", "off", "pay", "put",
             "see", "tea", "the", "too", "try", "buy", "cut", "due", "end", "fee", "fix", "gas",
             "job", "kit", "law", "map", "oil", "raw", "sea", "ski", "spa", "tip", "web", "gym",
-            "hub", "lab", "pro", "max", "hi", "ok",
+            "hub", "lab", "pro", "max", "hi", "ok", "vs",
         ];
         let mut cased = std::collections::HashMap::new();
         // Words the brief also writes in lower case are words (`polish`).
@@ -738,6 +780,16 @@ mod casing_tests {
             super::plain_label("Alternatives to Docebo / TalentLMS"),
             "Alternatives to Docebo / TalentLMS"
         );
+        assert_eq!(
+            super::plain_label("Green pool cleanup / algae"),
+            "Green pool cleanup"
+        );
+        assert_eq!(
+            super::plain_label("PPF / paint protection film + tint"),
+            "paint protection film and tint"
+        );
+        assert_eq!(super::plain_label("Cars / bikes"), "Cars and bikes");
+        assert_eq!(super::plain_label("Xero / QuickBooks"), "Xero / QuickBooks");
     }
 
     #[test]

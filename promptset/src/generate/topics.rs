@@ -1561,7 +1561,7 @@ pub fn practitioners(offer: &Noun, keep: &[&str]) -> Option<Noun> {
 fn joined_trade(offer: &Noun, keep: &[&str]) -> Option<Noun> {
     // `translation and localisation services` are no firm's name for itself: the
     // banks name such firms by the first trade (`translation services`).
-    if !offer.bare.contains(" and ") || !offer.is_agent() {
+    if !offer.bare.contains(" and ") {
         return None;
     }
     let kinds = phrasing::kinds(&offer.bare);
@@ -1569,7 +1569,27 @@ fn joined_trade(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         Some(first) => first.as_str(),
         None => offer.bare.split(" and ").next()?,
     };
-    practitioners(&Noun::parse(first, keep), keep)
+    if offer.is_agent() {
+        return practitioners(&Noun::parse(first, keep), keep);
+    }
+    // `residential pool cleaning and repair`: two jobs one firm does are done by
+    // companies named by the first (`pool cleaning companies`); `residential pool
+    // cleaning and repair providers` is the label pasted. Who the jobs are for is no
+    // part of a firm's name.
+    let words: Vec<&str> = first
+        .split_whitespace()
+        .skip_while(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "residential" | "domestic" | "home" | "household"
+            )
+        })
+        .collect();
+    let last = words.last()?.to_lowercase();
+    if words.len() >= 2 && last.ends_with("ing") && phrasing::is_gerund(&last) {
+        return Some(Noun::parse(&format!("{} companies", words.join(" ")), keep));
+    }
+    None
 }
 
 /// Who provides the offering: the offering itself when it names providers (`online
