@@ -367,6 +367,7 @@ fn is_german_adjective(word: &str) -> bool {
         "berufstätig",
         "erfahren",
         "digital",
+        "mobil",
         "modern",
         "international",
         "deutsch",
@@ -471,6 +472,12 @@ pub fn object(label: &str, language: &str) -> String {
         "corte",
         "paseo",
         "taller",
+        "reportaje",
+        "paquete",
+        "pack",
+        "plan",
+        "sistema",
+        "programa",
     ];
     let article = if FEMININE.contains(&first) {
         Some("una")
@@ -643,7 +650,11 @@ fn is_heating(label: &str) -> bool {
 /// A label as running text types it: its aside in brackets dropped, its spaces tidied;
 /// a Spanish label in lower case unless it opens with a name or acronym.
 pub fn label(label: &str, language: &str) -> String {
-    let plain = text::without_aside(label)
+    // `Foto + vídeo` is said `foto y vídeo`; `Kaffee Abo / Bohnen im Abo` names one
+    // thing twice and is said by its first name (see [`first_name`]).
+    let and = if language == "es" { " y " } else { " und " };
+    let plain = first_name(&text::without_aside(label))
+        .replace(" + ", and)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
@@ -659,6 +670,215 @@ pub fn label(label: &str, language: &str) -> String {
         }
         _ => lower_leading(&plain, language),
     }
+}
+
+/// A label or name written two ways with a slash (`Bodas de Cuento / Fotógrafos de Boda
+/// España`, `Estilo natural / documental`) by its first, where that first says enough
+/// alone (two words and more); a first of one word (`Kosten / Preise`) keeps the whole.
+pub fn first_name(label: &str) -> String {
+    match label.split_once(" / ") {
+        Some((first, _)) if first.split_whitespace().count() > 1 => first.trim().to_owned(),
+        _ => label.trim().to_owned(),
+    }
+}
+
+/// What a topic the brief names asks about, where its name says so: `price`
+/// (`Precio fotógrafo de boda`, `Führerschein Kosten München`), `local` (`Fotógrafo de
+/// bodas cerca de mí`, `Fensterbauer in der Nähe`), `choose` (`Cómo elegir fotógrafo`,
+/// `Gute Fahrschule finden`); empty for any other. The banks ask such a topic's
+/// questions only, as the English keyword questions keep a topic on its words.
+pub fn focus(topic: &crate::generate::topics::PlannedTopic) -> &'static str {
+    if topic.source != TopicSource::Provided
+        || topic.rival.is_some()
+        || topic.audience.is_some()
+        || topic.channel.is_some()
+    {
+        return "";
+    }
+    let name = format!(" {} ", topic.name.to_lowercase());
+    let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
+    if has(&[
+        "precio",
+        "precios",
+        "cuánto cuesta",
+        "cuanto cuesta",
+        "coste",
+        "costo",
+        "presupuesto",
+        "tarifa",
+        "kosten",
+        "preis",
+        "was kostet",
+        "stundenlohn",
+    ]) {
+        "price"
+    } else if has(&[
+        "cerca de mí",
+        "cerca de mi",
+        "in der nähe",
+        "vor ort",
+        " de confianza en ",
+    ]) {
+        "local"
+    } else if has(&[
+        "elegir",
+        "escoger",
+        "encontrar",
+        "buscar ",
+        "finden",
+        "auswählen",
+        " wählen",
+        "erkennen",
+    ]) {
+        "choose"
+    } else {
+        ""
+    }
+}
+
+/// The person or firm a trade is bought from, for a services brief: `(singular,
+/// plural, feminine, dative plural)`. A services set asks for `un fotógrafo de bodas`,
+/// not `un proveedor de fotografía de bodas`; the noun is found in the brief's own words.
+const PRACTITIONERS: &[(&str, &str, &str, bool, &str)] = &[
+    // (stem searched, singular, plural, feminine, German dative plural)
+    ("fotógrafo", "fotógrafo", "fotógrafos", false, ""),
+    ("fotografo", "fotógrafo", "fotógrafos", false, ""),
+    (
+        "empresa de reformas",
+        "empresa de reformas",
+        "empresas de reformas",
+        true,
+        "",
+    ),
+    (
+        "reformas",
+        "empresa de reformas",
+        "empresas de reformas",
+        true,
+        "",
+    ),
+    ("abogado", "abogado", "abogados", false, ""),
+    ("gestoría", "gestoría", "gestorías", true, ""),
+    ("asesoría", "asesoría", "asesorías", true, ""),
+    ("fisioterap", "fisioterapeuta", "fisioterapeutas", false, ""),
+    ("traductor", "traductor", "traductores", false, ""),
+    ("autoescuela", "autoescuela", "autoescuelas", true, ""),
+    (
+        "profesor particular",
+        "profesor particular",
+        "profesores particulares",
+        false,
+        "",
+    ),
+    (
+        "steuerberater",
+        "Steuerberater",
+        "Steuerberater",
+        false,
+        "Steuerberatern",
+    ),
+    (
+        "steuerberatung",
+        "Steuerberater",
+        "Steuerberater",
+        false,
+        "Steuerberatern",
+    ),
+    ("fotograf", "Fotograf", "Fotografen", false, "Fotografen"),
+    (
+        "fahrschule",
+        "Fahrschule",
+        "Fahrschulen",
+        true,
+        "Fahrschulen",
+    ),
+    (
+        "rechtsanwalt",
+        "Rechtsanwalt",
+        "Rechtsanwälte",
+        false,
+        "Rechtsanwälten",
+    ),
+    ("übersetz", "Übersetzer", "Übersetzer", false, "Übersetzern"),
+    (
+        "physiotherap",
+        "Physiotherapeut",
+        "Physiotherapeuten",
+        false,
+        "Physiotherapeuten",
+    ),
+    (
+        "pflegedienst",
+        "Pflegedienst",
+        "Pflegedienste",
+        false,
+        "Pflegediensten",
+    ),
+];
+
+/// The practitioner of a services (or other) brief in `language`, from its category,
+/// topics and product lines, with the trade it is of where a topic names it so
+/// (`fotógrafo` found in `Precio fotógrafo de boda` is `fotógrafo de boda`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Practitioner {
+    pub one: String,
+    pub many: String,
+    pub feminine: bool,
+    pub many_dative: String,
+}
+
+pub fn practitioner(brief: &Brief, language: &str) -> Option<Practitioner> {
+    if !matches!(
+        brief.business_model,
+        BusinessModel::Services | BusinessModel::Other
+    ) {
+        return None;
+    }
+    let mut texts: Vec<String> = Vec::new();
+    texts.extend(
+        brief
+            .optional_context
+            .get("category")
+            .and_then(|v| v.as_str())
+            .map(str::to_lowercase),
+    );
+    texts.extend(brief.priority_topics.iter().map(|t| t.name.to_lowercase()));
+    texts.extend(
+        brief
+            .core_product_lines
+            .iter()
+            .map(|l| l.name.to_lowercase()),
+    );
+    let german = language == "de";
+    for (stem, one, many, feminine, dative) in PRACTITIONERS {
+        if (german && dative.is_empty()) || (!german && !dative.is_empty()) {
+            continue;
+        }
+        if !texts.iter().any(|t| t.contains(stem)) {
+            continue;
+        }
+        // `fotógrafo de boda(s)`: the trade after the noun, as a topic writes it.
+        let trade = (!german)
+            .then(|| {
+                brief.priority_topics.iter().find_map(|t| {
+                    let lower = t.name.to_lowercase();
+                    let at = lower.find(one)?;
+                    let rest = lower[at + one.len()..].strip_prefix(" de ")?;
+                    let word = rest.split_whitespace().next()?;
+                    (word.chars().count() > 3).then(|| format!(" de {word}"))
+                })
+            })
+            .flatten()
+            .filter(|_| !one.contains(" de "))
+            .unwrap_or_default();
+        return Some(Practitioner {
+            one: format!("{one}{trade}"),
+            many: format!("{many}{trade}"),
+            feminine: *feminine,
+            many_dative: dative.to_string(),
+        });
+    }
+    None
 }
 
 /// What a channel the brief names in German or Spanish is, where its words say so
@@ -976,7 +1196,13 @@ pub(super) fn context(
         .unwrap_or_else(|| category.clone());
     let place = place(&values.market, language);
     let customer = audience_of(brief, &values.audience, language);
-    let generic = |name: &str| name.chars().next().is_some_and(char::is_lowercase);
+    // A rival named in lower case (`gestorías de barrio`) is a plural group, save one
+    // with a singular article (`el portal gratuito del SAT`).
+    let generic = |name: &str| {
+        name.chars().next().is_some_and(char::is_lowercase)
+            && !name.starts_with("el ")
+            && !name.starts_with("la ")
+    };
     let (channel, channel_kind) = match &values.channel {
         Some((name, kind)) => (
             Some(name.clone()),
@@ -1060,7 +1286,56 @@ pub(super) fn context(
                 })
         }
     };
-    let rival = |c: &str| text::without_aside(c).trim().to_owned();
+    // A rival group is named without `otros`/`andere` (`Alternativas a los fotógrafos de
+    // boda…`, not `a otros …`), and a rival written two ways by its first name.
+    let rival = |c: &str| {
+        let plain = first_name(&text::without_aside(c));
+        ["otros ", "otras ", "andere "]
+            .iter()
+            .find_map(|w| plain.strip_prefix(w))
+            .map_or_else(|| plain.clone(), str::to_owned)
+    };
+    // The practitioner and the ways the banks name one or several of them: `un fotógrafo
+    // de boda`, `fotógrafos de boda`, `einen guten Steuerberater`; failing one, the
+    // offering itself (`botellas de vidrio`, `Kaminöfen`).
+    let pro = practitioner(brief, language);
+    // A booking platform's and a publication's topics keep their own frames: their
+    // offering is no thing one prices or finds nearby.
+    let focus = match brief.business_model {
+        BusinessModel::Marketplace | BusinessModel::ContentMedia => "",
+        _ => focus(fill.topic),
+    };
+    let (what, whats, einen_guten, einem) = match (&pro, language) {
+        (Some(pro), "es") => (
+            format!("{} {}", if pro.feminine { "una" } else { "un" }, pro.one),
+            pro.many.clone(),
+            String::new(),
+            String::new(),
+        ),
+        (Some(pro), _) => (
+            format!(
+                "{} {}",
+                if pro.feminine { "eine" } else { "einen" },
+                pro.one
+            ),
+            pro.many.clone(),
+            format!(
+                "{} {}",
+                if pro.feminine {
+                    "eine gute"
+                } else {
+                    "einen guten"
+                },
+                pro.one
+            ),
+            format!(
+                "{} {}",
+                if pro.feminine { "einer" } else { "einem" },
+                pro.one
+            ),
+        ),
+        (None, _) => (p.clone(), p.clone(), format!("gute {p}"), String::new()),
+    };
     minijinja::context! {
         lang => language,
         brand => brief.brand_name.trim(),
@@ -1088,7 +1363,8 @@ pub(super) fn context(
         // A Spanish rival named by what it is (`supermercados`) takes its article:
         // `alternativas a los supermercados`.
         competitor => values.competitor.as_deref().map(rival).map(|c| {
-            if language == "es" && generic(&c) && !c.starts_with("los ") && !c.starts_with("las ") {
+            let has_article = ["los ", "las ", "el ", "la "].iter().any(|a| c.starts_with(a));
+            if language == "es" && generic(&c) && !has_article {
                 let plural_feminine = c.split(' ').next().is_some_and(|w| w.ends_with("as"));
                 format!("{} {c}", if plural_feminine { "las" } else { "los" })
             } else {
@@ -1102,7 +1378,8 @@ pub(super) fn context(
             let lower = c.to_lowercase();
             [
                 "google", "reseñas", "bewertungen", "baumarkt", "foros", "redes sociales",
-                "boca a boca", "mundpropaganda", "empfehlung", "recomendaci",
+                "boca a boca", "mundpropaganda", "empfehlung", "recomendaci", "directorio",
+                "(portal", "marktplatz", "verzeichnis", "portal gratuito",
             ]
             .iter()
             .any(|w| lower.contains(w))
@@ -1111,7 +1388,24 @@ pub(super) fn context(
         channel => channel,
         channel_kind => channel_kind,
         season => fill.season,
+        focus => focus,
+        pro => pro.as_ref().map(|p| p.one.clone()),
+        pros => pro.as_ref().map(|p| p.many.clone()),
+        pros_dat => pro.as_ref().map(|p| p.many_dative.clone()),
+        pro_f => pro.as_ref().is_some_and(|p| p.feminine),
+        what => what,
+        whats => whats,
+        einen_guten => einen_guten,
+        einem => einem,
     }
+}
+
+/// A question with its first letter in upper case, after an opening `¿` too: a rival
+/// group that opens a question (`¿los fotógrafos … o Bodas.net?`) is written `¿Los …`.
+pub fn sentence_case(question: &str) -> String {
+    let opener = question.starts_with(['¿', '¡']);
+    let (head, rest) = question.split_at(if opener { '¿'.len_utf8() } else { 0 });
+    format!("{head}{}", capitalised(rest))
 }
 
 /// `name` with its first letter in upper case, as a topic map writes names.

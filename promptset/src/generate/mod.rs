@@ -822,6 +822,9 @@ impl Generator {
                                 variant.text =
                                     phrasing::articles_for_names(&variant.text, fill.institutions);
                             }
+                            if locale::is_localized(fill.language) {
+                                variant.text = locale::sentence_case(&variant.text);
+                            }
                             if fill.language == "en"
                                 && let Some(restored) = fill.casing.restore(&variant.text)
                             {
