@@ -26,7 +26,10 @@ const GERMAN: &[&str] = &[
     "der", "die", "das", "und", "ist", "sind", "für", "wie", "welche", "welcher", "welches", "was",
     "wenn", "es", "um", "geht", "man", "ich", "mit", "bei", "zum", "zur", "im", "von", "oder",
     "gibt", "sollte", "lohnt", "sich", "kann", "ein", "eine", "einen", "auf", "zu", "wo", "den",
-    "dem", "nicht", "beim", "über", "woran", "worauf", "wer",
+    "dem", "nicht", "beim", "über", "woran", "worauf", "wer", "du", "mir", "mich", "kannst",
+    "mein", "meine", "meinen", "wir", "uns", "unsere", "welchen", "welchem", "guter", "gute",
+    "auch", "noch", "nach", "wird", "werden", "haben", "hat", "muss", "können", "sollten", "warum",
+    "wann", "worin",
 ];
 
 const SPANISH: &[&str] = &[
