@@ -1312,6 +1312,12 @@ fn asked_by_head(
                 intent: Intent::Pricing,
                 text: format!("How much {} cost{place}?", does_thing(&core[..n - 1])),
             }
+        } else if is_singular_count(head) {
+            // `locksmith call out fee dublin`: one fee.
+            Asked {
+                intent: Intent::Pricing,
+                text: format!("How much is {}{place}?", text::with_article(&all)),
+            }
         } else {
             Asked {
                 intent: Intent::Pricing,

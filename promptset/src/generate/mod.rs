@@ -216,7 +216,10 @@ impl Generator {
             .iter()
             .zip(&rivals)
             .map(|(c, spoken)| {
+                // `Woodies / B&Q (DIY lock kits)`: a shop for doing it yourself.
+                let aside = spoken.as_ref().map_or("", |s| s.1.as_str());
                 phrasing::is_status_quo(spoken.as_ref().map_or(c.name.as_str(), |s| &s.0))
+                    || aside.to_lowercase().starts_with("diy ")
             })
             .collect();
         let drop_status_quo = status_quo.contains(&true) && status_quo.contains(&false);
@@ -234,45 +237,56 @@ impl Generator {
                 if names.len() == 1 { "is" } else { "are" }
             ));
         }
-        let brief =
-            if markets.is_some() || brand.is_some() || !renamed.is_empty() || drop_status_quo {
-                let mut copy = brief.clone();
-                for (competitor, spoken) in copy.competitors.iter_mut().zip(rivals) {
-                    if let Some((name, aside)) = spoken {
-                        competitor.name = name;
-                        if !aside.is_empty() {
-                            competitor.notes = Some(match competitor.notes.take() {
-                                Some(notes) => format!("{notes}; {aside}"),
-                                None => aside,
-                            });
-                        }
+        let noted_channels = brief.priority_channels.iter().any(|c| c.contains('('));
+        let brief = if markets.is_some()
+            || brand.is_some()
+            || !renamed.is_empty()
+            || drop_status_quo
+            || noted_channels
+        {
+            let mut copy = brief.clone();
+            // `Google Maps (demo centres)`: a channel's aside is the brief's note.
+            for channel in &mut copy.priority_channels {
+                if let std::borrow::Cow::Owned(plain) = text::without_aside(channel) {
+                    *channel = plain;
+                }
+            }
+            for (competitor, spoken) in copy.competitors.iter_mut().zip(rivals) {
+                if let Some((name, aside)) = spoken {
+                    competitor.name = name;
+                    if !aside.is_empty() {
+                        competitor.notes = Some(match competitor.notes.take() {
+                            Some(notes) => format!("{notes}; {aside}"),
+                            None => aside,
+                        });
                     }
                 }
-                if drop_status_quo {
-                    let mut quo = status_quo.iter();
-                    copy.competitors
-                        .retain(|_| !quo.next().copied().unwrap_or_default());
-                }
-                // Two rivals said alike, or a rival said as the brand, are one rival.
-                let brand_name = brand.as_deref().unwrap_or(&copy.brand_name).to_lowercase();
-                let mut seen = vec![brand_name];
-                copy.competitors.retain(|c| {
-                    let name = c.name.trim().to_lowercase();
-                    let new = !seen.contains(&name);
-                    seen.push(name);
-                    new
-                });
-                if let Some(markets) = markets {
-                    copy.target_markets = markets;
-                }
-                if let Some(brand) = brand {
-                    copy.brand_name = brand;
-                }
-                regional = copy;
-                &regional
-            } else {
-                brief
-            };
+            }
+            if drop_status_quo {
+                let mut quo = status_quo.iter();
+                copy.competitors
+                    .retain(|_| !quo.next().copied().unwrap_or_default());
+            }
+            // Two rivals said alike, or a rival said as the brand, are one rival.
+            let brand_name = brand.as_deref().unwrap_or(&copy.brand_name).to_lowercase();
+            let mut seen = vec![brand_name];
+            copy.competitors.retain(|c| {
+                let name = c.name.trim().to_lowercase();
+                let new = !seen.contains(&name);
+                seen.push(name);
+                new
+            });
+            if let Some(markets) = markets {
+                copy.target_markets = markets;
+            }
+            if let Some(brand) = brand {
+                copy.brand_name = brand;
+            }
+            regional = copy;
+            &regional
+        } else {
+            brief
+        };
         let mut plan = topics::plan(brief, options.topics);
         plan.north_american = north_american(original);
         plan.inferences.extend(market_notes.iter().cloned());
@@ -565,10 +579,13 @@ impl Generator {
             })
             .collect();
         if !full {
-            dry.push(format!(
+            let short = format!(
                 "the set holds {} of {wanted} prompts: no topic had a question left that the set does not already ask; add product lines, topics or competitors to the brief, or ask for fewer prompts per topic",
                 filled.len()
-            ));
+            );
+            // A short set is no set the analyst asked for: said on stderr too.
+            warnings.push(short.clone());
+            dry.push(short);
         }
         // Handing a slot on is how the set avoids asking twice, not a fault of the brief:
         // key inferences say so, warnings do not.
@@ -1892,7 +1909,8 @@ impl FillContext<'_> {
             return Rc::clone(found);
         }
         let model = self.brief.business_model;
-        let plain = text::plain_label(label);
+        let own = phrasing::without_brand(label, &self.brief.brand_name);
+        let plain = text::plain_label(&own);
         // `Variety packs` of a hot sauce maker are `hot sauce variety packs`: a pack
         // format names no goods of its own.
         let plain = match model {
@@ -2296,14 +2314,19 @@ impl FillContext<'_> {
             let offer = &fill.plan.offer;
             let named = match kinds.get(kind) {
                 Some(one) => Cow::Borrowed(one.as_str()),
-                None => {
-                    text::plain_label(fill.topic.subject.as_deref().unwrap_or(&fill.topic.name))
-                }
+                None => Cow::Owned(
+                    text::plain_label(&phrasing::without_brand(
+                        fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
+                        &fill.brief.brand_name,
+                    ))
+                    .into_owned(),
+                ),
             };
             let topic_text = phrase(&named, fill.keep);
             // `Tree surgeon near me`, `Cost of tree work`: a search, asked as the choice
             // or the price it stands for.
             let topic_text = phrasing::search_topic(&topic_text, fill.keep).unwrap_or(topic_text);
+            let topic_text = phrasing::without_tacked_concern(&topic_text);
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]
@@ -2406,7 +2429,16 @@ impl FillContext<'_> {
                 // Content that recommends or judges, where sponsorship and bias matter.
                 c_opinion: Value::from(is(Reading::OpinionContent, &offer.bare)),
                 // Local practitioners compared by reviews and distance.
-                local: Value::from(is(Reading::LocalPractice, &offer.bare)),
+                // Software, goods and content for a practice (`pharmacy billing software`,
+                // `vet practice software`) are not found near me; the practice is.
+                local: Value::from(
+                    matches!(
+                        model,
+                        crate::brief::BusinessModel::Services
+                            | crate::brief::BusinessModel::Other
+                            | crate::brief::BusinessModel::Marketplace
+                    ) && is(Reading::LocalPractice, &offer.bare),
+                ),
                 // The topic is one of the brief's product lines by name, as against a
                 // narrower priority topic (`Non-iron dress shirts` beside `Mens dress
                 // shirts`).

@@ -1085,6 +1085,28 @@ pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
             return Some(format!("{} {prices}", without_place(rest)));
         }
     }
+    // `Emergency locksmith Dublin`, `Wedding photographer Madrid`: a provider searched
+    // for in a place is the choice of one; the place is the market the prompts say.
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let place = words
+        .iter()
+        .rev()
+        .take_while(|w| w.starts_with(|c: char| c.is_uppercase()))
+        .count();
+    if place >= 1
+        && place < words.len()
+        && words[1..words.len() - place]
+            .iter()
+            .all(|w| !w.starts_with(|c: char| c.is_uppercase()))
+    {
+        let rest = words[..words.len() - place].join(" ");
+        if Noun::parse(&rest, keep).is_people() && !rest.ends_with('s') {
+            return Some(format!(
+                "choosing {}",
+                crate::generate::text::with_article(&rest.to_lowercase())
+            ));
+        }
+    }
     // Only a search says `near me`: a topic named by providers alone (`Divorce
     // solicitors`) stays as the brief names it.
     let rest = [" near me", " nearby", " in my area"]
@@ -1129,6 +1151,73 @@ fn without_place(text: &str) -> &str {
             thing
         }
         _ => text,
+    }
+}
+
+/// `Lock upgrades and security` → `lock upgrades`: a label that tacks one broad concern
+/// onto its subject is about the subject (`What does lock upgrades and security usually
+/// involve?` is no question); two subjects (`tree felling and stump grinding`) stay.
+pub fn without_tacked_concern(text: &str) -> String {
+    const CONCERNS: &[&str] = &[
+        "security",
+        "safety",
+        "support",
+        "maintenance",
+        "compliance",
+        "advice",
+        "aftercare",
+        "servicing",
+        "care",
+        "warranty",
+        "warranties",
+        "guarantees",
+        "guidance",
+        "help",
+        "inspiration",
+        "regulations",
+        "rules",
+        "trends",
+    ];
+    match text.rsplit_once(" and ") {
+        Some((subject, concern))
+            if CONCERNS.contains(&concern.trim().to_lowercase().as_str())
+                && subject.split_whitespace().count() >= 2
+                && !subject.contains(',') =>
+        {
+            subject.to_owned()
+        }
+        _ => text.to_owned(),
+    }
+}
+
+/// A line the brand names after itself (`MedShelf Retail (billing + inventory)`) as what
+/// it is: the rest of its name (`Acme Payroll` → `Payroll`), or its aside when the rest is
+/// one word that says nothing by itself (`Retail` → `billing + inventory`). A prompt
+/// that names the brand cannot be a discovery prompt, and `MedShelf's medShelf Retail`
+/// is no phrase.
+pub fn without_brand<'a>(label: &'a str, brand: &str) -> std::borrow::Cow<'a, str> {
+    let brand = brand.trim();
+    let label_trim = label.trim();
+    let rest = match label_trim
+        .get(..brand.len())
+        .filter(|head| !brand.is_empty() && head.eq_ignore_ascii_case(brand))
+        .and_then(|_| label_trim.get(brand.len()..))
+    {
+        Some(rest) if rest.starts_with(' ') => rest.trim(),
+        _ => return std::borrow::Cow::Borrowed(label),
+    };
+    let bare = crate::generate::text::without_aside(rest);
+    let aside = rest
+        .split_once('(')
+        .and_then(|(_, inner)| inner.rsplit_once(')'))
+        .map(|(inner, _)| inner.trim())
+        .filter(|inner| !inner.is_empty());
+    match aside {
+        Some(aside) if bare.split_whitespace().count() <= 1 => {
+            std::borrow::Cow::Owned(aside.to_owned())
+        }
+        _ if bare.trim().is_empty() => std::borrow::Cow::Borrowed(label),
+        _ => std::borrow::Cow::Owned(rest.to_owned()),
     }
 }
 
@@ -2064,6 +2153,12 @@ const AUDIENCE_CUTS: &[&str] = &[
     " needing ",
     " trying ",
     " working ",
+    // `homeowners after a burglary`: the moment is the brief's note, not a group.
+    " after ",
+    " before ",
+    " during ",
+    " when ",
+    " while ",
 ];
 
 /// Post-modifiers dropped only from descriptions of five words or more (`procurement

@@ -671,17 +671,45 @@ fn related_lines(brief: &Brief, texts: &[&str]) -> Vec<String> {
         .flat_map(|t| tokens(t))
         .filter(|t| t.chars().count() > 2 && !STOP.contains(&t.as_str()))
         .collect();
-    brief
+    let line_words: Vec<std::collections::BTreeSet<String>> = brief
         .core_product_lines
         .iter()
-        .filter(|line| {
-            let mut words = tokens(&line.name);
+        .map(|line| {
+            let mut words: std::collections::BTreeSet<String> =
+                tokens(&line.name).into_iter().collect();
             for keyword in &line.priority_keywords {
                 words.extend(tokens(keyword));
             }
-            words.iter().any(|w| wanted.contains(w))
+            words
         })
-        .map(|line| line.name.clone())
+        .collect();
+    let matching = |words: &std::collections::BTreeSet<String>, skip: &dyn Fn(&str) -> bool| {
+        words.iter().any(|w| wanted.contains(w) && !skip(w))
+    };
+    // A word half the lines share (`software`, `pharmacy` in a pharmacy software brief)
+    // names the category, not a line: a topic that says it is about every line only if
+    // no line shares one of its own words with the topic (`Medical store billing
+    // software` is about the billing line, not the distributor app).
+    let lines = line_words.len();
+    let common = |word: &str| {
+        lines >= 3 && line_words.iter().filter(|w| w.contains(word)).count() * 2 >= lines
+    };
+    let own: Vec<String> = brief
+        .core_product_lines
+        .iter()
+        .zip(&line_words)
+        .filter(|(_, words)| matching(words, &common))
+        .map(|(line, _)| line.name.clone())
+        .collect();
+    if !own.is_empty() {
+        return own;
+    }
+    brief
+        .core_product_lines
+        .iter()
+        .zip(&line_words)
+        .filter(|(_, words)| matching(words, &|_| false))
+        .map(|(line, _)| line.name.clone())
         .collect()
 }
 
@@ -1603,6 +1631,16 @@ pub fn provider_noun(offer: &Noun, model: BusinessModel, keep: &[&str]) -> Noun 
         && let Some(trade) = joined_trade(offer, keep)
     {
         return trade;
+    }
+    // `pharmacy management and billing software`: one product of two kinds, sold by the
+    // first kind's vendors (`pharmacy management software vendors`, `a pharmacy
+    // management software vendor`), not `pharmacy management vendors`.
+    if model == BusinessModel::Saas
+        && offer.bare.contains(" and ")
+        && let Some(first) = phrasing::kinds(&offer.bare).first()
+        && !first.contains(" and ")
+    {
+        return provider_noun(&Noun::parse(first, keep), model, keep);
     }
     if offer.is_agent() {
         return offer.clone();
