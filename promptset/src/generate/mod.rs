@@ -2359,6 +2359,19 @@ impl FillContext<'_> {
             // A name that starts with an -ing word ("Making Tax Digital compliance") is not
             // an activity.
             let topic_text = phrasing::topic_subject(&topic_text, fill.keep);
+            // `Property market`, `Budget`: a subject a publication's readers follow is one
+            // thing in running text (`the property market`), not a skill or a kind of goods.
+            let topic_text = if model == crate::brief::BusinessModel::ContentMedia
+                && topic_text
+                    .rsplit(' ')
+                    .next()
+                    .is_some_and(|last| phrasing::is_followed_subject(last))
+                && !topic_text.to_lowercase().starts_with("the ")
+            {
+                format!("the {topic_text}")
+            } else {
+                topic_text
+            };
             let topic_gerund = phrasing::is_activity_phrase(&topic_text);
             let topic_is_offer = topics::shares_word(&topic_text, &offer.bare);
             let is = |reading: Reading, label: &str| fill.readings.is(reading, label);

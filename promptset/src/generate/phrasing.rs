@@ -1221,6 +1221,24 @@ pub fn without_brand<'a>(label: &'a str, brand: &str) -> std::borrow::Cow<'a, st
     }
 }
 
+/// Whether a topic's last word names a subject people follow rather than learn or buy
+/// (`property market`, `the economy`, `election`); the content banks read the same list
+/// as `cm_followed`.
+pub fn is_followed_subject(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "market"
+            | "industry"
+            | "economy"
+            | "scene"
+            | "sector"
+            | "season"
+            | "election"
+            | "budget"
+            | "curriculum"
+    )
+}
+
 /// Words a publication names itself by (`portal`, `magazine`): the field before them
 /// is what it covers.
 pub const OUTLETS: &[&str] = &[
@@ -2132,6 +2150,8 @@ pub fn channel_kind(name: &str) -> ChannelKind {
 /// describing it (`men aged 25-45 who buy clothing …` → `men`).
 const AUDIENCE_CUTS: &[&str] = &[
     " who ",
+    " who'",
+    " who’",
     " whose ",
     " that ",
     " which ",

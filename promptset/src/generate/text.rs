@@ -193,6 +193,27 @@ pub fn plain_label(label: &str) -> std::borrow::Cow<'_, str> {
         None => std::borrow::Cow::Borrowed(label),
     };
     let plain = without_aside(&label).into_owned();
+    // `regional/local news publishers`: two words typed as alternatives, said as the first.
+    let plain = if plain.contains('/') {
+        plain
+            .split(' ')
+            .map(|word| match word.split_once('/') {
+                Some((a, b))
+                    if !a.is_empty()
+                        && !b.is_empty()
+                        && word != "and/or"
+                        && a.chars().all(|c| c.is_lowercase())
+                        && b.chars().all(|c| c.is_lowercase()) =>
+                {
+                    a
+                }
+                _ => word,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        plain
+    };
     // `Quoting + invoicing`, `PPF + tint`: `+` joins as `&` does.
     if plain.contains(" & ") || plain.contains(" + ") {
         std::borrow::Cow::Owned(plain.replace(" & ", " and ").replace(" + ", " and "))
@@ -789,6 +810,10 @@ mod casing_tests {
             "paint protection film and tint"
         );
         assert_eq!(super::plain_label("Cars / bikes"), "Cars and bikes");
+        assert_eq!(
+            super::plain_label("regional/local news publishers"),
+            "regional news publishers"
+        );
         assert_eq!(super::plain_label("Xero / QuickBooks"), "Xero / QuickBooks");
     }
 
