@@ -2365,7 +2365,7 @@ impl FillContext<'_> {
                 && topic_text
                     .rsplit(' ')
                     .next()
-                    .is_some_and(|last| phrasing::is_followed_subject(last))
+                    .is_some_and(phrasing::is_followed_subject)
                 && !topic_text.to_lowercase().starts_with("the ")
             {
                 format!("the {topic_text}")
