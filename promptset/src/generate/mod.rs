@@ -2327,6 +2327,18 @@ impl FillContext<'_> {
             // or the price it stands for.
             let topic_text = phrasing::search_topic(&topic_text, fill.keep).unwrap_or(topic_text);
             let topic_text = phrasing::without_tacked_concern(&topic_text);
+            // `Panto 2025`: the year is the search's, and dates the question.
+            let topic_text = match topic_text.rsplit_once(' ') {
+                Some((rest, year))
+                    if year.len() == 4
+                        && (year.starts_with("19") || year.starts_with("20"))
+                        && year.chars().all(|c| c.is_ascii_digit())
+                        && !rest.is_empty() =>
+                {
+                    rest.to_owned()
+                }
+                _ => topic_text,
+            };
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]

@@ -52,6 +52,9 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
         .get("category")
         .and_then(|v| v.as_str())
         .unwrap_or_default();
+    // `regional producing theatre (registered charity)`: an aside tells the legal form, not
+    // what customers get (theatre tickets, not donations).
+    let category = crate::generate::text::plain_label(category);
     let whole = brief.offer_kind.or_else(|| {
         infer_kind(brief.business_model, &format!("{offer} {category}")).or_else(|| {
             // Every line of one kind makes the offer that kind.

@@ -256,6 +256,7 @@ const PAIRS: &[&str] = &[
 /// Agents of [`AGENTS`] that are places, booked or rented rather than hired.
 const PLACES: &[&str] = &[
     "space", "school", "nursery", "gym", "center", "centre", "clinic", "body", "venue", "airline",
+    "theatre", "theater", "museum", "gallery", "cinema", "zoo",
 ];
 
 /// Heads of noun phrases that name who provides a service (`online accountants`).
@@ -378,6 +379,14 @@ const AGENTS: &[&str] = &[
     "tailor",
     "teacher",
     "technician",
+    // `regional producing theatres`, not `… theatre providers`: a venue is chosen itself.
+    "theatre",
+    "theater",
+    "museum",
+    "gallery",
+    "cinema",
+    "zoo",
+    "venue",
     "therapist",
     "tiler",
     "tradesperson",
