@@ -1199,11 +1199,11 @@ pub fn without_tacked_concern(text: &str) -> String {
     }
 }
 
-/// A line the brand names after itself (`MedShelf Retail (billing + inventory)`) as what
-/// it is: the rest of its name (`Acme Payroll` → `Payroll`), or its aside when the rest is
-/// one word that says nothing by itself (`Retail` → `billing + inventory`). A prompt
-/// that names the brand cannot be a discovery prompt, and `MedShelf's medShelf Retail`
-/// is no phrase.
+/// A line the brand names after itself with one word as what it is: the aside when it
+/// names things (`MedShelf Retail (billing + inventory)` → `billing + inventory`), else
+/// the word (`Upskilla LMS` → `LMS`). A prompt that names the brand cannot be a discovery
+/// prompt, and `MedShelf's medShelf Retail` is no phrase. Any other label is returned as
+/// it is.
 pub fn without_brand<'a>(label: &'a str, brand: &str) -> std::borrow::Cow<'a, str> {
     let brand = brand.trim();
     let label_trim = label.trim();
@@ -1221,12 +1221,21 @@ pub fn without_brand<'a>(label: &'a str, brand: &str) -> std::borrow::Cow<'a, st
         .and_then(|(_, inner)| inner.rsplit_once(')'))
         .map(|(inner, _)| inner.trim())
         .filter(|inner| !inner.is_empty());
+    // Only an aside that names things (`billing + inventory`) stands for the line;
+    // `(IAB certified)` describes it. A longer rest (`Verified inspections`, `Pass mock
+    // test series`) is the product's own name and stays with its brand.
     match aside {
-        Some(aside) if bare.split_whitespace().count() <= 1 => {
+        Some(aside)
+            if bare.split_whitespace().count() <= 1
+                && aside.split_whitespace().last().is_some_and(|w| {
+                    !w.ends_with("ed") && w.chars().all(|c| c.is_lowercase() || c == '-')
+                }) =>
+        {
             std::borrow::Cow::Owned(aside.to_owned())
         }
-        _ if bare.trim().is_empty() => std::borrow::Cow::Borrowed(label),
-        _ => std::borrow::Cow::Owned(rest.to_owned()),
+        // `Upskilla LMS`: the brand and the kind of thing it is.
+        _ if bare.split_whitespace().count() == 1 => std::borrow::Cow::Owned(bare.into_owned()),
+        _ => std::borrow::Cow::Borrowed(label),
     }
 }
 
@@ -1362,6 +1371,14 @@ pub fn spoken_rival(name: &str) -> Option<(String, String)> {
         }
     }
     let mut spoken = crate::generate::text::without_aside(name).into_owned();
+    // `driving / Intercape buses`: a way of doing without, then the company; the
+    // company is the rival.
+    if let Some((first, second)) = spoken.split_once(" / ")
+        && first.starts_with(|c: char| c.is_lowercase())
+        && second.trim().starts_with(|c: char| c.is_uppercase())
+    {
+        spoken = second.trim().to_owned();
+    }
     // `ASP – America's Swimming Pool Company`: letters and the name they stand for.
     for dash in [" – ", " — ", " - "] {
         if let Some((letters, full)) = spoken.split_once(dash)
@@ -1640,6 +1657,28 @@ pub fn is_activity_phrase(text: &str) -> bool {
     let Some(next) = next else {
         return true;
     };
+    // `flatting costs`, `building regulations`: the -ing word names what the costs or
+    // rules are of; nobody `flats costs`.
+    if words.len() == 2
+        && matches!(
+            next,
+            "costs"
+                | "prices"
+                | "fees"
+                | "rules"
+                | "laws"
+                | "rates"
+                | "regulations"
+                | "requirements"
+                | "trends"
+                | "basics"
+                | "etiquette"
+                | "statistics"
+                | "guidelines"
+        )
+    {
+        return false;
+    }
     if PASTIMES.contains(&first.as_str()) {
         return LINKS.contains(&next);
     }
@@ -2783,6 +2822,13 @@ pub fn marketplace_verb(noun: &Noun) -> (&'static str, &'static str) {
     .contains(&noun.head().as_str())
     {
         return ("order", "ordering");
+    }
+    // People to live with are found, not booked or hired.
+    if ["flatmate", "roommate", "housemate", "lodger", "boarder"]
+        .iter()
+        .any(|w| noun.head().starts_with(w))
+    {
+        return ("find", "finding");
     }
     // An activity (`private tutoring`, `dog walking`) is booked; its people are hired.
     if is_gerund(&noun.head()) {

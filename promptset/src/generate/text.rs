@@ -255,8 +255,9 @@ fn slash_choice(first: &str, second: &str) -> Option<String> {
     if is_acronym(second) && a >= 2 {
         return Some(first.to_owned());
     }
-    // `Alternatives to Docebo / TalentLMS`: a name on either side of the slash.
-    if named(second) && first.split_whitespace().last().is_some_and(named) {
+    // `Alternatives to Docebo / TalentLMS`: a name on either side of the slash. A lone
+    // first word is capitalised for the label (`Boost / Premium listing`).
+    if a >= 2 && named(second) && first.split_whitespace().last().is_some_and(named) {
         return None;
     }
     // `boost / Premium listings`: a lone word is a fragment of the other side; else the
@@ -482,7 +483,11 @@ pub fn takes_an(noun: &str) -> bool {
     match lower.chars().next() {
         Some('a' | 'e' | 'i' | 'o') => !lower.starts_with("one") && !lower.starts_with("eu"),
         Some('u') => {
-            !(lower.starts_with("uni") || lower.starts_with("use") || lower.starts_with("usu"))
+            // `a UK school` (typed `uk` before its casing is restored), `a ukulele`.
+            !(lower.starts_with("uni")
+                || lower.starts_with("use")
+                || lower.starts_with("usu")
+                || lower.starts_with("uk"))
         }
         Some('h') => lower.starts_with("hour") || lower.starts_with("honest"),
         _ => false,
@@ -810,6 +815,10 @@ mod casing_tests {
             "paint protection film and tint"
         );
         assert_eq!(super::plain_label("Cars / bikes"), "Cars and bikes");
+        assert_eq!(
+            super::plain_label("Boost / Premium listing"),
+            "Premium listing"
+        );
         assert_eq!(
             super::plain_label("regional/local news publishers"),
             "regional news publishers"

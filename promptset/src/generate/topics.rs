@@ -691,8 +691,34 @@ fn related_lines(brief: &Brief, texts: &[&str]) -> Vec<String> {
     // no line shares one of its own words with the topic (`Medical store billing
     // software` is about the billing line, not the distributor app).
     let lines = line_words.len();
+    // Words of any search (`cost`, `best`) and the brief's places tie a topic to no line.
+    let places: std::collections::BTreeSet<String> = brief
+        .target_markets
+        .iter()
+        .flat_map(|m| tokens(m))
+        .collect();
     let common = |word: &str| {
-        lines >= 3 && line_words.iter().filter(|w| w.contains(word)).count() * 2 >= lines
+        matches!(
+            word,
+            "cost"
+                | "costs"
+                | "price"
+                | "prices"
+                | "cheap"
+                | "best"
+                | "top"
+                | "buy"
+                | "online"
+                | "near"
+                | "review"
+                | "reviews"
+                | "free"
+                | "new"
+                | "vs"
+                | "uk"
+                | "usa"
+        ) || places.contains(word)
+            || lines >= 3 && line_words.iter().filter(|w| w.contains(word)).count() * 2 > lines
     };
     let own: Vec<String> = brief
         .core_product_lines
