@@ -222,10 +222,40 @@ pub fn place(market: &str, language: &str) -> Place {
             locative: (*locative).to_owned(),
         },
         None => Place {
-            locative: format!("{preposition} {name}"),
+            locative: format!("{} {name}", with_article(&name, preposition, language)),
             name,
         },
     }
+}
+
+/// The preposition a place named by what it is takes with its article: `im Landkreis
+/// München`, `in der Region Stuttgart`, `en la Comunidad Valenciana`; a place named by
+/// its name takes the bare preposition.
+fn with_article(name: &str, preposition: &str, language: &str) -> String {
+    const GERMAN: &[(&str, &str)] = &[
+        ("Landkreis ", "im"),
+        ("Kreis ", "im"),
+        ("Bezirk ", "im"),
+        ("Kanton ", "im"),
+        ("Großraum ", "im"),
+        ("Raum ", "im"),
+        ("Region ", "in der"),
+        ("Metropolregion ", "in der"),
+        ("Stadt ", "in der"),
+    ];
+    const SPANISH: &[(&str, &str)] = &[
+        ("Comunidad ", "en la"),
+        ("Región ", "en la"),
+        ("Provincia ", "en la"),
+        ("Costa ", "en la"),
+        ("Área ", "en el"),
+        ("País ", "en el"),
+    ];
+    let table = if language == "es" { SPANISH } else { GERMAN };
+    table
+        .iter()
+        .find(|(head, _)| name.starts_with(head))
+        .map_or_else(|| preposition.to_owned(), |(_, with)| (*with).to_owned())
 }
 
 /// Words that open a relative clause, which ends an audience's head (`dueños de bares
@@ -651,9 +681,9 @@ fn is_heating(label: &str) -> bool {
 /// a Spanish label in lower case unless it opens with a name or acronym.
 pub fn label(label: &str, language: &str) -> String {
     // `Foto + vídeo` is said `foto y vídeo`; `Kaffee Abo / Bohnen im Abo` names one
-    // thing twice and is said by its first name (see [`first_name`]).
+    // thing twice and is said by its first name (see [`slash_read`]).
     let and = if language == "es" { " y " } else { " und " };
-    let plain = first_name(&text::without_aside(label))
+    let plain = slash_read(&text::without_aside(label), language)
         .replace(" + ", and)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -669,6 +699,28 @@ pub fn label(label: &str, language: &str) -> String {
             }
         }
         _ => lower_leading(&plain, language),
+    }
+}
+
+/// A label written two ways with a slash as running text says it: by its first side
+/// (`Digitaltechnik / Decoder-Einbauservice`, `Intensivkurs / Führerschein in 2 Wochen`),
+/// save that one word after a longer first is an alternative to its last word
+/// (`botellas de vidrio para aceite / vino` → `… para aceite o vino`). Native readers
+/// rejected every prompt that pasted the slash.
+fn slash_read(label: &str, language: &str) -> String {
+    let Some((first, second)) = label.split_once(" / ") else {
+        return label.trim().to_owned();
+    };
+    let (first, second) = (first.trim(), second.trim());
+    let or = if language == "es" { "o" } else { "oder" };
+    let one_word = second.split_whitespace().count() == 1 && !second.contains('/');
+    if one_word
+        && first.split_whitespace().count() > 1
+        && second.chars().next().is_some_and(char::is_lowercase)
+    {
+        format!("{first} {or} {second}")
+    } else {
+        first.to_owned()
     }
 }
 
@@ -731,8 +783,80 @@ pub fn focus(topic: &crate::generate::topics::PlannedTopic) -> &'static str {
         "erkennen",
     ]) {
         "choose"
+    } else if has(&[
+        " wechseln ",
+        " wechsel ",
+        "umsteigen",
+        "umstieg",
+        "cambiar de ",
+        "migrar",
+    ]) {
+        "switch"
+    } else if alternatives(&topic.name).len() > 1 {
+        "compare"
+    } else if has(&[
+        "vorschrift",
+        "pflicht",
+        "gesetz",
+        "verordnung",
+        "richtlinie",
+        "licencia",
+        "permiso",
+        "normativa",
+        " ley ",
+        "obligaci",
+        "verifactu",
+        "ticketbai",
+    ]) {
+        "rules"
+    } else if has(&[
+        "pedido mínimo",
+        "plazos de entrega",
+        "mindestmenge",
+        "lieferzeit",
+    ]) {
+        "lead"
+    } else if has(&[" estilo ", " stil "]) {
+        "style"
     } else {
         ""
+    }
+}
+
+/// The things a comparison topic weighs (`Kunststoff vs. Holz vs. Holz-Alu`, `Clases
+/// online vs presenciales`); fewer than two for a topic that compares nothing. The aside
+/// is dropped: `Depot eröffnen (Neobroker vs. Bank)` is about opening one.
+pub fn alternatives(name: &str) -> Vec<String> {
+    const CUTS: &[&str] = &[" vs. ", " vs ", " versus ", " frente a "];
+    let mut sides = vec![text::without_aside(name).trim().to_owned()];
+    for cut in CUTS {
+        sides = sides
+            .iter()
+            .flat_map(|side| {
+                let lower = side.to_lowercase();
+                if lower.len() != side.len() {
+                    return vec![side.clone()];
+                }
+                let mut parts = Vec::new();
+                let mut from = 0;
+                for (at, _) in lower.match_indices(cut) {
+                    parts.push(side[from..at].trim().to_owned());
+                    from = at + cut.len();
+                }
+                parts.push(side[from..].trim().to_owned());
+                parts
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+    }
+    sides
+}
+
+/// `sides` as running text lists them: `Kunststoff, Holz oder Holz-Alu`.
+fn listed(sides: &[String], joiner: &str) -> String {
+    match sides.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {joiner} {last}", rest.join(", ")),
+        _ => sides.join(" "),
     }
 }
 
@@ -1301,10 +1425,72 @@ pub(super) fn context(
     let pro = practitioner(brief, language);
     // A booking platform's and a publication's topics keep their own frames: their
     // offering is no thing one prices or finds nearby.
-    let focus = match brief.business_model {
-        BusinessModel::Marketplace | BusinessModel::ContentMedia => "",
-        _ => focus(fill.topic),
+    // A booking platform asks its own questions about price, place and choice.
+    let focus = match (brief.business_model, focus(fill.topic)) {
+        (BusinessModel::ContentMedia, _)
+        | (BusinessModel::Marketplace, "price" | "local" | "choose") => "",
+        // The style questions are written in Spanish only (`estilo natural`).
+        (_, "style") if language != "es" => "",
+        (_, focus) => focus,
     };
+    // A topic the brief names about a thing of its own (`Digitale Buchhaltung`,
+    // `Envases sostenibles`) is asked about that thing, not about the slot's product
+    // line: every prompt filed under it says its words. A topic that names a line
+    // (`Mobile Zeiterfassung (App)`), an audience (`… für Handwerker`), a rival,
+    // channel or market, or an action keeps the line.
+    let own_subject = {
+        let t = fill.topic;
+        let flat = |s: &str| s.to_lowercase().replace('-', " ");
+        let (named, line) = (flat(&topic), flat(&p));
+        focus.is_empty()
+            && brief.business_model != BusinessModel::ContentMedia
+            && t.source == TopicSource::Provided
+            && t.rival.is_none()
+            && t.audience.is_none()
+            && t.audience_phrase.is_none()
+            && t.channel.is_none()
+            && t.market.is_none()
+            && !topic_verb
+            && !named.contains(&line)
+            && !line.contains(&named)
+            && !named.contains(" für ")
+            && named.split_whitespace().count() <= 4
+    };
+    let (p, p_obj) = if own_subject {
+        (topic.clone(), object(&topic, language))
+    } else {
+        (p, p_obj)
+    };
+    // The sides of a comparison topic: `Kunststoff, Holz oder Holz-Alu`.
+    let sides: Vec<String> = alternatives(&fill.topic.name)
+        .iter()
+        .map(|side| label(side, language))
+        .collect();
+    let (or, and) = if language == "es" {
+        (" o ", " y ")
+    } else {
+        (" oder ", " und ")
+    };
+    let sides_or = listed(&sides, or.trim());
+    let sides_and = listed(&sides, and.trim());
+    // What one changes when switching: `den Steuerberater wechseln`, `cambiar de
+    // fotógrafo`.
+    let switched = match (&pro, language) {
+        (Some(pro), "es") => pro.one.clone(),
+        (None, "es") => "proveedor".to_owned(),
+        (Some(pro), _) => format!("{} {}", if pro.feminine { "die" } else { "den" }, pro.one),
+        (None, _) => "den Anbieter".to_owned(),
+    };
+    // What a price is asked of: the work a firm does (`una reforma` of `una empresa de
+    // reformas`), else the practitioner (`un fotógrafo de boda`).
+    let work = pro
+        .as_ref()
+        .filter(|_| language == "es")
+        .and_then(|pro| pro.one.strip_prefix("empresa de "))
+        .map(|trade| {
+            let one = trade.strip_suffix('s').unwrap_or(trade);
+            format!("{} {one}", if one.ends_with('a') { "una" } else { "un" })
+        });
     let (what, whats, einen_guten, einem) = match (&pro, language) {
         (Some(pro), "es") => (
             format!("{} {}", if pro.feminine { "una" } else { "un" }, pro.one),
@@ -1389,10 +1575,15 @@ pub(super) fn context(
         channel_kind => channel_kind,
         season => fill.season,
         focus => focus,
+        own_subject => own_subject,
+        sides_or => sides_or,
+        sides_and => sides_and,
+        switched => switched,
         pro => pro.as_ref().map(|p| p.one.clone()),
         pros => pro.as_ref().map(|p| p.many.clone()),
         pros_dat => pro.as_ref().map(|p| p.many_dative.clone()),
         pro_f => pro.as_ref().is_some_and(|p| p.feminine),
+        work => work.unwrap_or_else(|| what.clone()),
         what => what,
         whats => whats,
         einen_guten => einen_guten,
