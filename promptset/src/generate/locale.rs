@@ -680,11 +680,12 @@ fn is_heating(label: &str) -> bool {
 /// A label as running text types it: its aside in brackets dropped, its spaces tidied;
 /// a Spanish label in lower case unless it opens with a name or acronym.
 pub fn label(label: &str, language: &str) -> String {
-    // `Foto + vídeo` is said `foto y vídeo`; `Kaffee Abo / Bohnen im Abo` names one
+    // `Foto + vídeo` is said `foto y vídeo` (`&` alike); `Kaffee Abo / Bohnen im Abo` names one
     // thing twice and is said by its first name (see [`slash_read`]).
     let and = if language == "es" { " y " } else { " und " };
-    let plain = slash_read(&text::without_aside(label), language)
+    let plain = without_model_code(&slash_read(&text::without_aside(label), language))
         .replace(" + ", and)
+        .replace(" & ", and)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
@@ -699,6 +700,23 @@ pub fn label(label: &str, language: &str) -> String {
             }
         }
         _ => lower_leading(&plain, language),
+    }
+}
+
+/// A product line without the maker's model code that ends it (`Holz-Alu-Fenster KB
+/// 90`): the code is the brand's own, and a question about the category does not name it.
+fn without_model_code(label: &str) -> String {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    match words.as_slice() {
+        [head @ .., code, number]
+            if !head.is_empty()
+                && (1..=3).contains(&code.chars().count())
+                && code.chars().all(|c| c.is_ascii_uppercase())
+                && number.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            head.join(" ")
+        }
+        _ => label.to_owned(),
     }
 }
 
@@ -1096,6 +1114,53 @@ pub fn is_consumable(label: &str) -> bool {
     STEMS.iter().any(|stem| lower.contains(stem))
 }
 
+/// Marketplaces and chains that sell every maker's goods, by the first word of their
+/// name (`Amazon.de`, `eBay Kleinanzeigen`, `Conrad Electronic`).
+const MARKETS_AND_CHAINS: &[&str] = &[
+    "amazon",
+    "ebay",
+    "kleinanzeigen",
+    "etsy",
+    "aliexpress",
+    "temu",
+    "conrad",
+    "mediamarkt",
+    "otto",
+    "zalando",
+    "galaxus",
+    "idealo",
+    "mercadolibre",
+    "carrefour",
+    "fnac",
+    "pccomponentes",
+];
+
+/// Whether a German or Spanish label names a material or packaging (`azulejos`,
+/// `botellas de vidrio`, `Fliesen`): laid or filled once, it has no spare parts, service
+/// or running costs to ask about.
+pub fn is_material(label: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "azulejo",
+        "baldosa",
+        "porcelánic",
+        "cerámic",
+        "revestimiento",
+        "pavimento",
+        "hidráulico",
+        "envase",
+        "botella",
+        "tarro",
+        "frasco",
+        "embalaje",
+        "fliese",
+        "verpackung",
+        "flasche",
+        "ziegel",
+    ];
+    let lower = label.to_lowercase();
+    STEMS.iter().any(|stem| lower.contains(stem))
+}
+
 /// The subject of a publication's label named by its format: `Geldanlage` of `Ratgeber
 /// zur Geldanlage`, `finanzas personales` of `guías de finanzas personales`; a label that
 /// is only a format (`Newsletter`) speaks of the `category`.
@@ -1361,7 +1426,58 @@ pub(super) fn context(
         .offer_kind
         .clone();
     let p_food = is_consumable(&p);
-    let p_obj = object(&p, language);
+    let material = is_material(&p) || is_material(&category);
+    // A shop most of whose named rivals are shops or marketplaces (`Modellbahnshop
+    // Lippe`, `Amazon.de`) sells others' brands: it is compared with other shops.
+    let shop = brief.business_model == BusinessModel::Ecommerce && {
+        let named: Vec<(usize, &str)> = brief
+            .competitors
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, c.name.trim()))
+            // A group (`örtliche Fachhändler`) is no named rival; `eBay` is.
+            .filter(|(_, name)| {
+                name.split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.chars().any(char::is_uppercase))
+            })
+            .collect();
+        let shops = named
+            .iter()
+            .filter(|(i, name)| {
+                let lower = name.to_lowercase();
+                fill.plan
+                    .lexicon
+                    .rival_kinds
+                    .get(*i)
+                    .is_some_and(|k| *k != crate::brief::CompetitorKind::Brand)
+                    || [
+                        "shop",
+                        "versand",
+                        "markt",
+                        "handel",
+                        "händler",
+                        "marketplace",
+                        "tienda",
+                        "store",
+                    ]
+                    .iter()
+                    .any(|w| lower.contains(w))
+                    || lower
+                        .split([' ', '.'])
+                        .next()
+                        .is_some_and(|first| MARKETS_AND_CHAINS.contains(&first))
+            })
+            .count();
+        shops * 2 > named.len()
+    };
+    // A material is bought by the metre or the lot, without an article: `comprar
+    // porcelánico gran formato`, not `un porcelánico`.
+    let p_obj = if is_material(&p) {
+        p.clone()
+    } else {
+        object(&p, language)
+    };
     let buyers = fill
         .plan
         .facts
@@ -1455,9 +1571,22 @@ pub(super) fn context(
             && !line.contains(&named)
             && !named.contains(" für ")
             && named.split_whitespace().count() <= 4
+            // A process (`Digitalisierung`) is no goods one buys.
+            && !(matches!(
+                brief.business_model,
+                BusinessModel::Ecommerce | BusinessModel::Manufacturer
+            ) && ["isierung", "ización"].iter().any(|e| named.ends_with(e)))
     };
     let (p, p_obj) = if own_subject {
-        (topic.clone(), object(&topic, language))
+        // `Startsets & Einstieg` is asked about its first thing.
+        let and = if language == "es" { " y " } else { " und " };
+        let named = topic
+            .split_once(and)
+            .filter(|(first, _)| !first.ends_with('-'))
+            .map_or(topic.as_str(), |(first, _)| first)
+            .to_owned();
+        let named_obj = object(&named, language);
+        (named, named_obj)
     } else {
         (p, p_obj)
     };
@@ -1539,6 +1668,8 @@ pub(super) fn context(
         topic => topic,
         consumable => consumable,
         p_food => p_food,
+        material => material,
+        shop => shop,
         topic_is_line => fill.topic.source == TopicSource::DerivedFromProductLine,
         p => p.clone(),
         product => p,
@@ -1551,7 +1682,11 @@ pub(super) fn context(
         competitor => values.competitor.as_deref().map(rival).map(|c| {
             let has_article = ["los ", "las ", "el ", "la "].iter().any(|a| c.starts_with(a));
             if language == "es" && generic(&c) && !has_article {
-                let plural_feminine = c.split(' ').next().is_some_and(|w| w.ends_with("as"));
+                // `importaciones`, `ciudades` are feminine as `tiendas` is.
+                let plural_feminine = c
+                    .split(' ')
+                    .next()
+                    .is_some_and(|w| ["as", "ones", "dades"].iter().any(|e| w.ends_with(e)));
                 format!("{} {c}", if plural_feminine { "las" } else { "los" })
             } else {
                 c
@@ -1593,10 +1728,14 @@ pub(super) fn context(
 
 /// A question with its first letter in upper case, after an opening `¿` too: a rival
 /// group that opens a question (`¿los fotógrafos … o Bodas.net?`) is written `¿Los …`.
+/// A rival named with its article contracts as Spanish does: `alternativas al portal
+/// gratuito del SAT`, not `a el portal` (a name such as `El Corte Inglés` keeps it).
 pub fn sentence_case(question: &str) -> String {
     let opener = question.starts_with(['¿', '¡']);
     let (head, rest) = question.split_at(if opener { '¿'.len_utf8() } else { 0 });
     format!("{head}{}", capitalised(rest))
+        .replace(" a el ", " al ")
+        .replace(" de el ", " del ")
 }
 
 /// `name` with its first letter in upper case, as a topic map writes names.
