@@ -703,6 +703,28 @@ pub fn label(label: &str, language: &str) -> String {
     }
 }
 
+/// `p` with the accusative article a countable German service takes (`einen
+/// Intensivkurs`, `den Führerschein Klasse B`, `ein Coaching-Paket`); a mass noun or
+/// plural (`Steuerberatung`, `Jahresabschlüsse`) stays bare.
+fn with_german_article(p: &str) -> String {
+    const HEADS: &[(&str, &str)] = &[
+        ("führerschein", "den"),
+        ("kurs", "einen"),
+        ("termin", "einen"),
+        ("abo", "ein"),
+        ("paket", "ein"),
+    ];
+    let head = p
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    HEADS
+        .iter()
+        .find(|(end, _)| head.ends_with(end))
+        .map_or_else(|| p.to_owned(), |(_, article)| format!("{article} {p}"))
+}
+
 /// A product line without the maker's model code that ends it (`Holz-Alu-Fenster KB
 /// 90`): the code is the brand's own, and a question about the category does not name it.
 fn without_model_code(label: &str) -> String {
@@ -1558,8 +1580,12 @@ pub(super) fn context(
         let t = fill.topic;
         let flat = |s: &str| s.to_lowercase().replace('-', " ");
         let (named, line) = (flat(&topic), flat(&p));
+        // A booking platform's frames book the slot's line (`Notdienst buchen`).
         focus.is_empty()
-            && brief.business_model != BusinessModel::ContentMedia
+            && !matches!(
+                brief.business_model,
+                BusinessModel::ContentMedia | BusinessModel::Marketplace
+            )
             && t.source == TopicSource::Provided
             && t.rival.is_none()
             && t.audience.is_none()
@@ -1590,6 +1616,17 @@ pub(super) fn context(
     } else {
         (p, p_obj)
     };
+    // A German service sold as one countable thing takes its article after `für`:
+    // `für einen Intensivkurs`, `für den Führerschein Klasse B`.
+    let p = if language == "de"
+        && matches!(
+            brief.business_model,
+            BusinessModel::Services | BusinessModel::Other
+        ) {
+        with_german_article(&p)
+    } else {
+        p
+    };
     // The sides of a comparison topic: `Kunststoff, Holz oder Holz-Alu`.
     let sides: Vec<String> = alternatives(&fill.topic.name)
         .iter()
@@ -1599,6 +1636,15 @@ pub(super) fn context(
         (" o ", " y ")
     } else {
         (" oder ", " und ")
+    };
+    // A rule is named by its own name (`Verifactu`), which a Spanish label's lower
+    // case would lose.
+    let topic = if focus == "rules" {
+        ["Verifactu", "TicketBAI"]
+            .iter()
+            .fold(topic, |t, name| t.replace(&name.to_lowercase(), name))
+    } else {
+        topic
     };
     let sides_or = listed(&sides, or.trim());
     let sides_and = listed(&sides, and.trim());
