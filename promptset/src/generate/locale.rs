@@ -481,7 +481,9 @@ pub fn object(label: &str, language: &str) -> String {
         return object;
     }
     let first = object.split(' ').next().unwrap_or_default();
-    if first.chars().any(char::is_uppercase) || first.ends_with('s') {
+    // A mass noun (`cosmética natural`, `ropa de bebé`) is bought without an article.
+    const MASS: &[&str] = &["cosmética", "ropa", "comida", "fruta", "cerámica", "madera"];
+    if first.chars().any(char::is_uppercase) || first.ends_with('s') || MASS.contains(&first) {
         return object;
     }
     const FEMININE: &[&str] = &[
@@ -526,6 +528,18 @@ pub fn object(label: &str, language: &str) -> String {
         Some(article) => format!("{article} {object}"),
         None => object,
     }
+}
+
+/// A Spanish plural with its definite article (`las clases online`, `los envases de
+/// PET`), or `None` for a label that is no plural.
+fn definite_plural(label: &str) -> Option<String> {
+    const FEMININE: &[&str] = &["clases", "citas", "consultas", "mesas", "visitas", "cremas"];
+    let first = label.split(' ').next().unwrap_or_default();
+    if !first.ends_with('s') || first.chars().any(char::is_uppercase) {
+        return None;
+    }
+    let feminine = FEMININE.contains(&first) || first.ends_with("as") || first.ends_with("ones");
+    Some(format!("{} {label}", if feminine { "las" } else { "los" }))
 }
 
 /// Whether a Spanish brief writes for Latin America (`es-MX`, a market such as México),
@@ -1563,10 +1577,9 @@ pub(super) fn context(
     let pro = practitioner(brief, language);
     // A booking platform's and a publication's topics keep their own frames: their
     // offering is no thing one prices or finds nearby.
-    // A booking platform asks its own questions about price, place and choice.
+    // A booking platform asks its own questions about place and choice.
     let focus = match (brief.business_model, focus(fill.topic)) {
-        (BusinessModel::ContentMedia, _)
-        | (BusinessModel::Marketplace, "price" | "local" | "choose") => "",
+        (BusinessModel::ContentMedia, _) | (BusinessModel::Marketplace, "local" | "choose") => "",
         // The style questions are written in Spanish only (`estilo natural`).
         (_, "style") if language != "es" => "",
         (_, focus) => focus,
@@ -1658,14 +1671,15 @@ pub(super) fn context(
     };
     // What a price is asked of: the work a firm does (`una reforma` of `una empresa de
     // reformas`), else the practitioner (`un fotógrafo de boda`).
-    let work = pro
-        .as_ref()
-        .filter(|_| language == "es")
-        .and_then(|pro| pro.one.strip_prefix("empresa de "))
-        .map(|trade| {
+    let work = match (&pro, language) {
+        (Some(pro), "es") => pro.one.strip_prefix("empresa de ").map(|trade| {
             let one = trade.strip_suffix('s').unwrap_or(trade);
             format!("{} {one}", if one.ends_with('a') { "una" } else { "un" })
-        });
+        }),
+        // A plural takes its article: `el precio de las clases particulares`.
+        (None, "es") => definite_plural(&p),
+        _ => None,
+    };
     let (what, whats, einen_guten, einem) = match (&pro, language) {
         (Some(pro), "es") => (
             format!("{} {}", if pro.feminine { "una" } else { "un" }, pro.one),
