@@ -1610,11 +1610,16 @@ pub(super) fn context(
             && !line.contains(&named)
             && !named.contains(" für ")
             && named.split_whitespace().count() <= 4
-            // A process (`Digitalisierung`) is no goods one buys.
+            // A process (`Digitalisierung`) or the building goods go into
+            // (`Niedrigenergie- und Passivhaus`) is no goods one buys.
             && !(matches!(
                 brief.business_model,
                 BusinessModel::Ecommerce | BusinessModel::Manufacturer
-            ) && ["isierung", "ización"].iter().any(|e| named.ends_with(e)))
+            ) && [
+                "isierung", "ización", "haus", "häuser", "bau", "wohnung", "casa", "vivienda",
+            ]
+            .iter()
+            .any(|e| named.ends_with(e)))
     };
     let (p, p_obj) = if own_subject {
         // `Startsets & Einstieg` is asked about its first thing.
