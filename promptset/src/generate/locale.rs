@@ -1834,6 +1834,56 @@ mod tests {
         assert_eq!(place("Mexico", "es").locative, "en México");
         assert_eq!(place("España", "es").locative, "en España");
         assert_eq!(place("global", "es").locative, "");
+        assert_eq!(
+            place("Landkreis München", "de").locative,
+            "im Landkreis München"
+        );
+        assert_eq!(
+            place("Comunidad Valenciana", "es").locative,
+            "en la Comunidad Valenciana"
+        );
+    }
+
+    #[test]
+    fn comparison_topics_list_their_sides() {
+        let sides = alternatives("Kunststoff vs. Holz vs. Holz-Alu");
+        assert_eq!(listed(&sides, "oder"), "Kunststoff, Holz oder Holz-Alu");
+        let sides = alternatives("Clases online vs presenciales");
+        assert_eq!(listed(&sides, "y"), "Clases online y presenciales");
+        // The aside compares, the topic does not.
+        assert_eq!(alternatives("Depot eröffnen (Neobroker vs. Bank)").len(), 1);
+    }
+
+    #[test]
+    fn labels_read_one_side_and_drop_model_codes() {
+        assert_eq!(
+            label("Digitaltechnik / Decoder-Einbauservice", "de"),
+            "Digitaltechnik"
+        );
+        assert_eq!(
+            label("Botellas de vidrio para aceite / vino", "es"),
+            "botellas de vidrio para aceite o vino"
+        );
+        assert_eq!(label("Holz-Alu-Fenster KB 90", "de"), "Holz-Alu-Fenster");
+        assert_eq!(
+            label("Führerschein Klasse B", "de"),
+            "Führerschein Klasse B"
+        );
+        assert_eq!(label("Lokomotiven & Wagen", "de"), "Lokomotiven und Wagen");
+    }
+
+    #[test]
+    fn countable_german_services_take_their_article() {
+        assert_eq!(with_german_article("Intensivkurs"), "einen Intensivkurs");
+        assert_eq!(
+            with_german_article("Führerschein Klasse B"),
+            "den Führerschein Klasse B"
+        );
+        assert_eq!(with_german_article("Jahresabschlüsse"), "Jahresabschlüsse");
+        assert_eq!(
+            sentence_case("¿Qué alternativas a el portal?"),
+            "¿Qué alternativas al portal?"
+        );
     }
 
     #[test]
