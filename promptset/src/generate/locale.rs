@@ -222,10 +222,40 @@ pub fn place(market: &str, language: &str) -> Place {
             locative: (*locative).to_owned(),
         },
         None => Place {
-            locative: format!("{preposition} {name}"),
+            locative: format!("{} {name}", with_article(&name, preposition, language)),
             name,
         },
     }
+}
+
+/// The preposition a place named by what it is takes with its article: `im Landkreis
+/// München`, `in der Region Stuttgart`, `en la Comunidad Valenciana`; a place named by
+/// its name takes the bare preposition.
+fn with_article(name: &str, preposition: &str, language: &str) -> String {
+    const GERMAN: &[(&str, &str)] = &[
+        ("Landkreis ", "im"),
+        ("Kreis ", "im"),
+        ("Bezirk ", "im"),
+        ("Kanton ", "im"),
+        ("Großraum ", "im"),
+        ("Raum ", "im"),
+        ("Region ", "in der"),
+        ("Metropolregion ", "in der"),
+        ("Stadt ", "in der"),
+    ];
+    const SPANISH: &[(&str, &str)] = &[
+        ("Comunidad ", "en la"),
+        ("Región ", "en la"),
+        ("Provincia ", "en la"),
+        ("Costa ", "en la"),
+        ("Área ", "en el"),
+        ("País ", "en el"),
+    ];
+    let table = if language == "es" { SPANISH } else { GERMAN };
+    table
+        .iter()
+        .find(|(head, _)| name.starts_with(head))
+        .map_or_else(|| preposition.to_owned(), |(_, with)| (*with).to_owned())
 }
 
 /// Words that open a relative clause, which ends an audience's head (`dueños de bares
@@ -451,7 +481,9 @@ pub fn object(label: &str, language: &str) -> String {
         return object;
     }
     let first = object.split(' ').next().unwrap_or_default();
-    if first.chars().any(char::is_uppercase) || first.ends_with('s') {
+    // A mass noun (`cosmética natural`, `ropa de bebé`) is bought without an article.
+    const MASS: &[&str] = &["cosmética", "ropa", "comida", "fruta", "cerámica", "madera"];
+    if first.chars().any(char::is_uppercase) || first.ends_with('s') || MASS.contains(&first) {
         return object;
     }
     const FEMININE: &[&str] = &[
@@ -496,6 +528,18 @@ pub fn object(label: &str, language: &str) -> String {
         Some(article) => format!("{article} {object}"),
         None => object,
     }
+}
+
+/// A Spanish plural with its definite article (`las clases online`, `los envases de
+/// PET`), or `None` for a label that is no plural.
+fn definite_plural(label: &str) -> Option<String> {
+    const FEMININE: &[&str] = &["clases", "citas", "consultas", "mesas", "visitas", "cremas"];
+    let first = label.split(' ').next().unwrap_or_default();
+    if !first.ends_with('s') || first.chars().any(char::is_uppercase) {
+        return None;
+    }
+    let feminine = FEMININE.contains(&first) || first.ends_with("as") || first.ends_with("ones");
+    Some(format!("{} {label}", if feminine { "las" } else { "los" }))
 }
 
 /// Whether a Spanish brief writes for Latin America (`es-MX`, a market such as México),
@@ -650,11 +694,12 @@ fn is_heating(label: &str) -> bool {
 /// A label as running text types it: its aside in brackets dropped, its spaces tidied;
 /// a Spanish label in lower case unless it opens with a name or acronym.
 pub fn label(label: &str, language: &str) -> String {
-    // `Foto + vídeo` is said `foto y vídeo`; `Kaffee Abo / Bohnen im Abo` names one
-    // thing twice and is said by its first name (see [`first_name`]).
+    // `Foto + vídeo` is said `foto y vídeo` (`&` alike); `Kaffee Abo / Bohnen im Abo` names one
+    // thing twice and is said by its first name (see [`slash_read`]).
     let and = if language == "es" { " y " } else { " und " };
-    let plain = first_name(&text::without_aside(label))
+    let plain = without_model_code(&slash_read(&text::without_aside(label), language))
         .replace(" + ", and)
+        .replace(" & ", and)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
@@ -669,6 +714,67 @@ pub fn label(label: &str, language: &str) -> String {
             }
         }
         _ => lower_leading(&plain, language),
+    }
+}
+
+/// `p` with the accusative article a countable German service takes (`einen
+/// Intensivkurs`, `den Führerschein Klasse B`, `ein Coaching-Paket`); a mass noun or
+/// plural (`Steuerberatung`, `Jahresabschlüsse`) stays bare.
+fn with_german_article(p: &str) -> String {
+    const HEADS: &[(&str, &str)] = &[
+        ("führerschein", "den"),
+        ("kurs", "einen"),
+        ("termin", "einen"),
+        ("abo", "ein"),
+        ("paket", "ein"),
+    ];
+    let head = p
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    HEADS
+        .iter()
+        .find(|(end, _)| head.ends_with(end))
+        .map_or_else(|| p.to_owned(), |(_, article)| format!("{article} {p}"))
+}
+
+/// A product line without the maker's model code that ends it (`Holz-Alu-Fenster KB
+/// 90`): the code is the brand's own, and a question about the category does not name it.
+fn without_model_code(label: &str) -> String {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    match words.as_slice() {
+        [head @ .., code, number]
+            if !head.is_empty()
+                && (1..=3).contains(&code.chars().count())
+                && code.chars().all(|c| c.is_ascii_uppercase())
+                && number.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            head.join(" ")
+        }
+        _ => label.to_owned(),
+    }
+}
+
+/// A label written two ways with a slash as running text says it: by its first side
+/// (`Digitaltechnik / Decoder-Einbauservice`, `Intensivkurs / Führerschein in 2 Wochen`),
+/// save that one word after a longer first is an alternative to its last word
+/// (`botellas de vidrio para aceite / vino` → `… para aceite o vino`). Native readers
+/// rejected every prompt that pasted the slash.
+fn slash_read(label: &str, language: &str) -> String {
+    let Some((first, second)) = label.split_once(" / ") else {
+        return label.trim().to_owned();
+    };
+    let (first, second) = (first.trim(), second.trim());
+    let or = if language == "es" { "o" } else { "oder" };
+    let one_word = second.split_whitespace().count() == 1 && !second.contains('/');
+    if one_word
+        && first.split_whitespace().count() > 1
+        && second.chars().next().is_some_and(char::is_lowercase)
+    {
+        format!("{first} {or} {second}")
+    } else {
+        first.to_owned()
     }
 }
 
@@ -731,8 +837,80 @@ pub fn focus(topic: &crate::generate::topics::PlannedTopic) -> &'static str {
         "erkennen",
     ]) {
         "choose"
+    } else if has(&[
+        " wechseln ",
+        " wechsel ",
+        "umsteigen",
+        "umstieg",
+        "cambiar de ",
+        "migrar",
+    ]) {
+        "switch"
+    } else if alternatives(&topic.name).len() > 1 {
+        "compare"
+    } else if has(&[
+        "vorschrift",
+        "pflicht",
+        "gesetz",
+        "verordnung",
+        "richtlinie",
+        "licencia",
+        "permiso",
+        "normativa",
+        " ley ",
+        "obligaci",
+        "verifactu",
+        "ticketbai",
+    ]) {
+        "rules"
+    } else if has(&[
+        "pedido mínimo",
+        "plazos de entrega",
+        "mindestmenge",
+        "lieferzeit",
+    ]) {
+        "lead"
+    } else if has(&[" estilo ", " stil "]) {
+        "style"
     } else {
         ""
+    }
+}
+
+/// The things a comparison topic weighs (`Kunststoff vs. Holz vs. Holz-Alu`, `Clases
+/// online vs presenciales`); fewer than two for a topic that compares nothing. The aside
+/// is dropped: `Depot eröffnen (Neobroker vs. Bank)` is about opening one.
+pub fn alternatives(name: &str) -> Vec<String> {
+    const CUTS: &[&str] = &[" vs. ", " vs ", " versus ", " frente a "];
+    let mut sides = vec![text::without_aside(name).trim().to_owned()];
+    for cut in CUTS {
+        sides = sides
+            .iter()
+            .flat_map(|side| {
+                let lower = side.to_lowercase();
+                if lower.len() != side.len() {
+                    return vec![side.clone()];
+                }
+                let mut parts = Vec::new();
+                let mut from = 0;
+                for (at, _) in lower.match_indices(cut) {
+                    parts.push(side[from..at].trim().to_owned());
+                    from = at + cut.len();
+                }
+                parts.push(side[from..].trim().to_owned());
+                parts
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+    }
+    sides
+}
+
+/// `sides` as running text lists them: `Kunststoff, Holz oder Holz-Alu`.
+fn listed(sides: &[String], joiner: &str) -> String {
+    match sides.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {joiner} {last}", rest.join(", ")),
+        _ => sides.join(" "),
     }
 }
 
@@ -969,6 +1147,53 @@ pub fn is_consumable(label: &str) -> bool {
         "premios para",
     ];
     let lower = format!("{} ", label.to_lowercase());
+    STEMS.iter().any(|stem| lower.contains(stem))
+}
+
+/// Marketplaces and chains that sell every maker's goods, by the first word of their
+/// name (`Amazon.de`, `eBay Kleinanzeigen`, `Conrad Electronic`).
+const MARKETS_AND_CHAINS: &[&str] = &[
+    "amazon",
+    "ebay",
+    "kleinanzeigen",
+    "etsy",
+    "aliexpress",
+    "temu",
+    "conrad",
+    "mediamarkt",
+    "otto",
+    "zalando",
+    "galaxus",
+    "idealo",
+    "mercadolibre",
+    "carrefour",
+    "fnac",
+    "pccomponentes",
+];
+
+/// Whether a German or Spanish label names a material or packaging (`azulejos`,
+/// `botellas de vidrio`, `Fliesen`): laid or filled once, it has no spare parts, service
+/// or running costs to ask about.
+pub fn is_material(label: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "azulejo",
+        "baldosa",
+        "porcelánic",
+        "cerámic",
+        "revestimiento",
+        "pavimento",
+        "hidráulico",
+        "envase",
+        "botella",
+        "tarro",
+        "frasco",
+        "embalaje",
+        "fliese",
+        "verpackung",
+        "flasche",
+        "ziegel",
+    ];
+    let lower = label.to_lowercase();
     STEMS.iter().any(|stem| lower.contains(stem))
 }
 
@@ -1237,7 +1462,58 @@ pub(super) fn context(
         .offer_kind
         .clone();
     let p_food = is_consumable(&p);
-    let p_obj = object(&p, language);
+    let material = is_material(&p) || is_material(&category);
+    // A shop most of whose named rivals are shops or marketplaces (`Modellbahnshop
+    // Lippe`, `Amazon.de`) sells others' brands: it is compared with other shops.
+    let shop = brief.business_model == BusinessModel::Ecommerce && {
+        let named: Vec<(usize, &str)> = brief
+            .competitors
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, c.name.trim()))
+            // A group (`örtliche Fachhändler`) is no named rival; `eBay` is.
+            .filter(|(_, name)| {
+                name.split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.chars().any(char::is_uppercase))
+            })
+            .collect();
+        let shops = named
+            .iter()
+            .filter(|(i, name)| {
+                let lower = name.to_lowercase();
+                fill.plan
+                    .lexicon
+                    .rival_kinds
+                    .get(*i)
+                    .is_some_and(|k| *k != crate::brief::CompetitorKind::Brand)
+                    || [
+                        "shop",
+                        "versand",
+                        "markt",
+                        "handel",
+                        "händler",
+                        "marketplace",
+                        "tienda",
+                        "store",
+                    ]
+                    .iter()
+                    .any(|w| lower.contains(w))
+                    || lower
+                        .split([' ', '.'])
+                        .next()
+                        .is_some_and(|first| MARKETS_AND_CHAINS.contains(&first))
+            })
+            .count();
+        shops * 2 > named.len()
+    };
+    // A material is bought by the metre or the lot, without an article: `comprar
+    // porcelánico gran formato`, not `un porcelánico`.
+    let p_obj = if is_material(&p) {
+        p.clone()
+    } else {
+        object(&p, language)
+    };
     let buyers = fill
         .plan
         .facts
@@ -1301,9 +1577,113 @@ pub(super) fn context(
     let pro = practitioner(brief, language);
     // A booking platform's and a publication's topics keep their own frames: their
     // offering is no thing one prices or finds nearby.
-    let focus = match brief.business_model {
-        BusinessModel::Marketplace | BusinessModel::ContentMedia => "",
-        _ => focus(fill.topic),
+    // A booking platform asks its own questions about place and choice.
+    let focus = match (brief.business_model, focus(fill.topic)) {
+        (BusinessModel::ContentMedia, _) | (BusinessModel::Marketplace, "local" | "choose") => "",
+        // The style questions are written in Spanish only (`estilo natural`).
+        (_, "style") if language != "es" => "",
+        (_, focus) => focus,
+    };
+    // A topic the brief names about a thing of its own (`Digitale Buchhaltung`,
+    // `Envases sostenibles`) is asked about that thing, not about the slot's product
+    // line: every prompt filed under it says its words. A topic that names a line
+    // (`Mobile Zeiterfassung (App)`), an audience (`… für Handwerker`), a rival,
+    // channel or market, or an action keeps the line.
+    let own_subject = {
+        let t = fill.topic;
+        let flat = |s: &str| s.to_lowercase().replace('-', " ");
+        let (named, line) = (flat(&topic), flat(&p));
+        // A booking platform's frames book the slot's line (`Notdienst buchen`).
+        focus.is_empty()
+            && !matches!(
+                brief.business_model,
+                BusinessModel::ContentMedia | BusinessModel::Marketplace
+            )
+            && t.source == TopicSource::Provided
+            && t.rival.is_none()
+            && t.audience.is_none()
+            && t.audience_phrase.is_none()
+            && t.channel.is_none()
+            && t.market.is_none()
+            && !topic_verb
+            && !named.contains(&line)
+            && !line.contains(&named)
+            && !named.contains(" für ")
+            && named.split_whitespace().count() <= 4
+            // A process (`Digitalisierung`) or the building goods go into
+            // (`Niedrigenergie- und Passivhaus`) is no goods one buys.
+            && !(matches!(
+                brief.business_model,
+                BusinessModel::Ecommerce | BusinessModel::Manufacturer
+            ) && [
+                "isierung", "ización", "haus", "häuser", "bau", "wohnung", "casa", "vivienda",
+            ]
+            .iter()
+            .any(|e| named.ends_with(e)))
+    };
+    let (p, p_obj) = if own_subject {
+        // `Startsets & Einstieg` is asked about its first thing.
+        let and = if language == "es" { " y " } else { " und " };
+        let named = topic
+            .split_once(and)
+            .filter(|(first, _)| !first.ends_with('-'))
+            .map_or(topic.as_str(), |(first, _)| first)
+            .to_owned();
+        let named_obj = object(&named, language);
+        (named, named_obj)
+    } else {
+        (p, p_obj)
+    };
+    // A German service sold as one countable thing takes its article after `für`:
+    // `für einen Intensivkurs`, `für den Führerschein Klasse B`.
+    let p = if language == "de"
+        && matches!(
+            brief.business_model,
+            BusinessModel::Services | BusinessModel::Other
+        ) {
+        with_german_article(&p)
+    } else {
+        p
+    };
+    // The sides of a comparison topic: `Kunststoff, Holz oder Holz-Alu`.
+    let sides: Vec<String> = alternatives(&fill.topic.name)
+        .iter()
+        .map(|side| label(side, language))
+        .collect();
+    let (or, and) = if language == "es" {
+        (" o ", " y ")
+    } else {
+        (" oder ", " und ")
+    };
+    // A rule is named by its own name (`Verifactu`), which a Spanish label's lower
+    // case would lose.
+    let topic = if focus == "rules" {
+        ["Verifactu", "TicketBAI"]
+            .iter()
+            .fold(topic, |t, name| t.replace(&name.to_lowercase(), name))
+    } else {
+        topic
+    };
+    let sides_or = listed(&sides, or.trim());
+    let sides_and = listed(&sides, and.trim());
+    // What one changes when switching: `den Steuerberater wechseln`, `cambiar de
+    // fotógrafo`.
+    let switched = match (&pro, language) {
+        (Some(pro), "es") => pro.one.clone(),
+        (None, "es") => "proveedor".to_owned(),
+        (Some(pro), _) => format!("{} {}", if pro.feminine { "die" } else { "den" }, pro.one),
+        (None, _) => "den Anbieter".to_owned(),
+    };
+    // What a price is asked of: the work a firm does (`una reforma` of `una empresa de
+    // reformas`), else the practitioner (`un fotógrafo de boda`).
+    let work = match (&pro, language) {
+        (Some(pro), "es") => pro.one.strip_prefix("empresa de ").map(|trade| {
+            let one = trade.strip_suffix('s').unwrap_or(trade);
+            format!("{} {one}", if one.ends_with('a') { "una" } else { "un" })
+        }),
+        // A plural takes its article: `el precio de las clases particulares`.
+        (None, "es") => definite_plural(&p),
+        _ => None,
     };
     let (what, whats, einen_guten, einem) = match (&pro, language) {
         (Some(pro), "es") => (
@@ -1353,6 +1733,8 @@ pub(super) fn context(
         topic => topic,
         consumable => consumable,
         p_food => p_food,
+        material => material,
+        shop => shop,
         topic_is_line => fill.topic.source == TopicSource::DerivedFromProductLine,
         p => p.clone(),
         product => p,
@@ -1365,7 +1747,11 @@ pub(super) fn context(
         competitor => values.competitor.as_deref().map(rival).map(|c| {
             let has_article = ["los ", "las ", "el ", "la "].iter().any(|a| c.starts_with(a));
             if language == "es" && generic(&c) && !has_article {
-                let plural_feminine = c.split(' ').next().is_some_and(|w| w.ends_with("as"));
+                // `importaciones`, `ciudades` are feminine as `tiendas` is.
+                let plural_feminine = c
+                    .split(' ')
+                    .next()
+                    .is_some_and(|w| ["as", "ones", "dades"].iter().any(|e| w.ends_with(e)));
                 format!("{} {c}", if plural_feminine { "las" } else { "los" })
             } else {
                 c
@@ -1389,10 +1775,15 @@ pub(super) fn context(
         channel_kind => channel_kind,
         season => fill.season,
         focus => focus,
+        own_subject => own_subject,
+        sides_or => sides_or,
+        sides_and => sides_and,
+        switched => switched,
         pro => pro.as_ref().map(|p| p.one.clone()),
         pros => pro.as_ref().map(|p| p.many.clone()),
         pros_dat => pro.as_ref().map(|p| p.many_dative.clone()),
         pro_f => pro.as_ref().is_some_and(|p| p.feminine),
+        work => work.unwrap_or_else(|| what.clone()),
         what => what,
         whats => whats,
         einen_guten => einen_guten,
@@ -1402,10 +1793,14 @@ pub(super) fn context(
 
 /// A question with its first letter in upper case, after an opening `¿` too: a rival
 /// group that opens a question (`¿los fotógrafos … o Bodas.net?`) is written `¿Los …`.
+/// A rival named with its article contracts as Spanish does: `alternativas al portal
+/// gratuito del SAT`, not `a el portal` (a name such as `El Corte Inglés` keeps it).
 pub fn sentence_case(question: &str) -> String {
     let opener = question.starts_with(['¿', '¡']);
     let (head, rest) = question.split_at(if opener { '¿'.len_utf8() } else { 0 });
     format!("{head}{}", capitalised(rest))
+        .replace(" a el ", " al ")
+        .replace(" de el ", " del ")
 }
 
 /// `name` with its first letter in upper case, as a topic map writes names.
@@ -1439,6 +1834,56 @@ mod tests {
         assert_eq!(place("Mexico", "es").locative, "en México");
         assert_eq!(place("España", "es").locative, "en España");
         assert_eq!(place("global", "es").locative, "");
+        assert_eq!(
+            place("Landkreis München", "de").locative,
+            "im Landkreis München"
+        );
+        assert_eq!(
+            place("Comunidad Valenciana", "es").locative,
+            "en la Comunidad Valenciana"
+        );
+    }
+
+    #[test]
+    fn comparison_topics_list_their_sides() {
+        let sides = alternatives("Kunststoff vs. Holz vs. Holz-Alu");
+        assert_eq!(listed(&sides, "oder"), "Kunststoff, Holz oder Holz-Alu");
+        let sides = alternatives("Clases online vs presenciales");
+        assert_eq!(listed(&sides, "y"), "Clases online y presenciales");
+        // The aside compares, the topic does not.
+        assert_eq!(alternatives("Depot eröffnen (Neobroker vs. Bank)").len(), 1);
+    }
+
+    #[test]
+    fn labels_read_one_side_and_drop_model_codes() {
+        assert_eq!(
+            label("Digitaltechnik / Decoder-Einbauservice", "de"),
+            "Digitaltechnik"
+        );
+        assert_eq!(
+            label("Botellas de vidrio para aceite / vino", "es"),
+            "botellas de vidrio para aceite o vino"
+        );
+        assert_eq!(label("Holz-Alu-Fenster KB 90", "de"), "Holz-Alu-Fenster");
+        assert_eq!(
+            label("Führerschein Klasse B", "de"),
+            "Führerschein Klasse B"
+        );
+        assert_eq!(label("Lokomotiven & Wagen", "de"), "Lokomotiven und Wagen");
+    }
+
+    #[test]
+    fn countable_german_services_take_their_article() {
+        assert_eq!(with_german_article("Intensivkurs"), "einen Intensivkurs");
+        assert_eq!(
+            with_german_article("Führerschein Klasse B"),
+            "den Führerschein Klasse B"
+        );
+        assert_eq!(with_german_article("Jahresabschlüsse"), "Jahresabschlüsse");
+        assert_eq!(
+            sentence_case("¿Qué alternativas a el portal?"),
+            "¿Qué alternativas al portal?"
+        );
     }
 
     #[test]
