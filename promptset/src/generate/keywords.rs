@@ -639,6 +639,25 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
         return None;
     }
     let keyword = keyword.trim_end_matches('?');
+    // `which cheap fountain pen doesnt leak`: contractions typed without their apostrophe.
+    let keyword = keyword
+        .split(' ')
+        .map(|w| match w {
+            "doesnt" => "doesn't",
+            "dont" => "don't",
+            "isnt" => "isn't",
+            "arent" => "aren't",
+            "didnt" => "didn't",
+            "whats" => "what's",
+            "wheres" => "where's",
+            "shouldnt" => "shouldn't",
+            "wouldnt" => "wouldn't",
+            "couldnt" => "couldn't",
+            other => other,
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let keyword = keyword.as_str();
     // A keyword naming the brand or a rival belongs to another layer than discovery.
     if lexicon
         .names
@@ -1296,6 +1315,8 @@ fn asked_by_head(
         });
     }
     if PRICES.contains(&head) {
+        // A price is no place's (`pool pump repair cost near me` asks the price).
+        let place = if place == " near me" { "" } else { place };
         // `science museum tickets Rotterdam` → `How much are … tickets in Rotterdam?`;
         // `pump lifecycle cost` is a calculation, not a price one is quoted.
         let calculated = lower.iter().any(|w| {
@@ -1376,6 +1397,11 @@ fn asked_by_head(
                 text: format!("What is the best software for {all}{place}?"),
             }),
             BusinessModel::Ecommerce | BusinessModel::Manufacturer => None,
+            // `ceramic coating near me` looks for someone to do it, not a price.
+            _ if place == " near me" => Some(Asked {
+                intent: Intent::VendorChoice,
+                text: format!("Where can I get {all} near me?"),
+            }),
             _ => Some(Asked {
                 intent: Intent::Pricing,
                 text: format!("How much {} cost{place}?", does_thing(core)),
@@ -1412,6 +1438,14 @@ fn asked_by_head(
                 format!("What is the best {done} software{place}?")
             },
         });
+    }
+    // `pilot custom 74 uk`, `twsbi diamond 580`, `sauna heater 9kw`: a model number ends
+    // the name of one product, which has no best of (`30 minute dinners` are many).
+    if core
+        .last()
+        .is_some_and(|w| w.chars().any(|c| c.is_ascii_digit()))
+    {
+        return None;
     }
     let verb = if is_plural(head) { "are" } else { "is" };
     // `company logo hi vis`, `mobile scanner picking app`: four words and more before a

@@ -1042,8 +1042,9 @@ fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<S
             .map(|(inner, _)| inner);
         let regions: Vec<&str> = inner
             .map(|inner| {
+                // `Dallas–Fort Worth: Plano, Frisco`: the metro, then its towns.
                 inner
-                    .split([',', ';'])
+                    .split([',', ';', ':'])
                     .map(str::trim)
                     .filter(|r| !r.is_empty())
                     .collect()

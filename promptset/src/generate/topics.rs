@@ -1623,6 +1623,8 @@ fn joined_trade(offer: &Noun, keep: &[&str]) -> Option<Noun> {
         Some(first) => first.as_str(),
         None => offer.bare.split(" and ").next()?,
     };
+    // `auto detailing, ceramic coating and PPF`: a list's first item.
+    let first = first.split(',').next().unwrap_or(first).trim();
     if offer.is_agent() {
         return practitioners(&Noun::parse(first, keep), keep);
     }
