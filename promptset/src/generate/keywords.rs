@@ -300,6 +300,9 @@ pub struct Lexicon {
     pub acronyms: Vec<String>,
     /// The brief's markets whole (`New Brunswick`), which keywords type in lower case.
     pub markets: Vec<String>,
+    /// Every word of the brief's product lines, topics and category, lower-cased and
+    /// singular: heads a maker's keyword surely names as goods (`racking`).
+    pub goods: Vec<String>,
 }
 
 impl Lexicon {
@@ -402,7 +405,25 @@ impl Lexicon {
             .collect();
         acronyms.sort_unstable();
         acronyms.dedup();
+        let mut goods: Vec<String> = brief
+            .core_product_lines
+            .iter()
+            .map(|l| l.name.as_str())
+            .chain(brief.priority_topics.iter().map(|t| t.name.as_str()))
+            .chain(
+                brief
+                    .optional_context
+                    .get("category")
+                    .and_then(|v| v.as_str()),
+            )
+            .flat_map(|t| t.split(|c: char| !c.is_alphanumeric() && c != '-'))
+            .filter(|w| !w.is_empty())
+            .map(|w| phrasing::singular(&w.to_lowercase()))
+            .collect();
+        goods.sort_unstable();
+        goods.dedup();
         Lexicon {
+            goods,
             names,
             places,
             acronyms,
@@ -753,9 +774,35 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
         } else {
             (core, place)
         };
+        // `how often inspect pallet racking`: a bare verb after `how often` or `how long
+        // to` is asked as `should I`.
+        let mut words: Vec<&str> = core.clone();
+        if words.len() > 3
+            && first == "how"
+            && matches!(words[1].to_lowercase().as_str(), "often" | "long")
+            && !matches!(
+                words[2].to_lowercase().as_str(),
+                "do" | "does"
+                    | "did"
+                    | "is"
+                    | "are"
+                    | "should"
+                    | "can"
+                    | "will"
+                    | "would"
+                    | "to"
+                    | "must"
+                    | "have"
+                    | "has"
+            )
+            && !words[2].ends_with('s')
+            && !words[2].ends_with("ing")
+        {
+            words.insert(2, "should I");
+        }
         return Some(Asked {
             intent,
-            text: format!("{}{place}?", text::title(&core.join(" "))),
+            text: format!("{}{place}?", text::title(&words.join(" "))),
         });
     }
     let (core, audience) = split_audience(&core);
@@ -804,7 +851,7 @@ fn read(keyword: &str, model: BusinessModel, lexicon: &Lexicon) -> Option<Asked>
     if let Some(asked) = asked_with_modifier(&core, &lower, &place, model) {
         return asked;
     }
-    asked_by_head(&core, &lower, &place, model)
+    asked_by_head(&core, &lower, &place, model, lexicon)
 }
 
 /// `vehicle tracking small business` → (`vehicle tracking`, ` for a small business`);
@@ -1145,6 +1192,7 @@ fn asked_by_head(
     lower: &[String],
     place: &str,
     model: BusinessModel,
+    lexicon: &Lexicon,
 ) -> Option<Asked> {
     let head = lower.last()?.as_str();
     let all = core.join(" ");
@@ -1511,6 +1559,16 @@ fn asked_by_head(
                 text: format!("Where can I find {all}{place}?"),
             })
         }
+        // `pallet racking toronto`, `used racking kijiji`: a head that is none of the
+        // brief's goods and ends as English nouns rarely do is a place or a site, and is
+        // not made (not `torontos`).
+        BusinessModel::Manufacturer
+            if !software
+                && !lexicon.goods.contains(&singular_head)
+                && singular_head.ends_with(['a', 'i', 'o', 'u']) =>
+        {
+            None
+        }
         BusinessModel::Manufacturer if !software => Some(Asked {
             intent: Intent::CategoryEvaluation,
             text: format!(
@@ -1807,6 +1865,7 @@ mod tests {
     fn ask(keyword: &str, model: BusinessModel) -> Option<String> {
         let lexicon = Lexicon {
             acronyms: vec!["upsc".into()],
+            goods: Vec::new(),
             markets: vec!["New Brunswick".into(), "Canada".into(), "India".into()],
             names: vec!["Husqvarna".into(), "HIWIN".into(), "Pix".into()],
             places: [
@@ -1925,6 +1984,16 @@ mod tests {
                 "best robot mower for steep lawn",
                 Manufacturer,
                 "What is the best robot mower for a steep lawn?",
+            ),
+            (
+                "how often inspect pallet racking",
+                Manufacturer,
+                "How often should I inspect pallet racking?",
+            ),
+            (
+                "which cheap fountain pen doesnt leak",
+                Ecommerce,
+                "Which cheap fountain pen doesn't leak?",
             ),
             (
                 "best suv under 15 lakh",

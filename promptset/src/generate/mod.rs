@@ -2326,7 +2326,12 @@ impl FillContext<'_> {
             let topic_text = phrase(&named, fill.keep);
             // `Tree surgeon near me`, `Cost of tree work`: a search, asked as the choice
             // or the price it stands for.
-            let topic_text = phrasing::search_topic(&topic_text, fill.keep).unwrap_or(topic_text);
+            let topic_text = phrasing::search_topic(
+                &topic_text,
+                fill.keep,
+                model == crate::brief::BusinessModel::Services,
+            )
+            .unwrap_or(topic_text);
             let topic_text = phrasing::without_tacked_concern(&topic_text);
             // `Panto 2025`: the year is the search's, and dates the question.
             let topic_text = match topic_text.rsplit_once(' ') {

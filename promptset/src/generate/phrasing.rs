@@ -1055,7 +1055,7 @@ pub fn topic_subject(text: &str, keep: &[&str]) -> String {
 /// `near me` (`stump grinding`), or the price of the thing (`tree work costs`, which the
 /// banks read as a price topic). `None` for a topic that is no such search. Goods and
 /// software are searched for as themselves, so only a provider `near me` changes there.
-pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
+pub fn search_topic(text: &str, keep: &[&str], keep_joined_price: bool) -> Option<String> {
     // Affixes are ASCII; `get` keeps a cut on a character boundary whatever the label.
     let prefix = |affix: &str| {
         text.get(..affix.len())
@@ -1078,6 +1078,19 @@ pub fn search_topic(text: &str, keep: &[&str]) -> Option<String> {
                 .any(|w| rest.to_lowercase().starts_with(w))
         {
             return Some(format!("{} costs", without_place(rest)));
+        }
+    }
+    // `Pallet racking price & lead times`: the price of the thing and what comes with
+    // it is a price topic about the thing. (The services bank keeps the second part of
+    // such a topic itself, so it gets the label as written.)
+    if !keep_joined_price {
+        for price in [" price and ", " prices and ", " cost and ", " costs and "] {
+            if let Some(at) = text.to_lowercase().find(price)
+                && let Some(thing) = text.get(..at)
+                && thing.contains(' ')
+            {
+                return Some(format!("{} prices", without_place(thing)));
+            }
         }
     }
     // `Home rooftop solar cost`: the price of the thing, as the banks' price topics name it.
@@ -3518,9 +3531,21 @@ mod tests {
             ("emergency plumber", None),
             ("storage spaces", None),
             ("costs of X and Y", None),
+            (
+                "Pallet racking price and lead times",
+                Some("Pallet racking prices"),
+            ),
+            (
+                "Cost of pool maintenance in Arizona",
+                Some("pool maintenance costs"),
+            ),
+            (
+                "Emergency locksmith Dublin",
+                Some("choosing an emergency locksmith"),
+            ),
         ];
         for (topic, want) in cases {
-            assert_eq!(search_topic(topic, &[]).as_deref(), want, "{topic}");
+            assert_eq!(search_topic(topic, &[], false).as_deref(), want, "{topic}");
         }
     }
 
