@@ -1911,6 +1911,11 @@ impl FillContext<'_> {
         }
         let model = self.brief.business_model;
         let own = phrasing::without_brand(label, &self.brief.brand_name);
+        let own = if own.is_empty() {
+            Cow::Borrowed(self.plan.offer.bare.as_str())
+        } else {
+            own
+        };
         let plain = text::plain_label(&own);
         // `Variety packs` of a hot sauce maker are `hot sauce variety packs`: a pack
         // format names no goods of its own.
@@ -2315,13 +2320,18 @@ impl FillContext<'_> {
             let offer = &fill.plan.offer;
             let named = match kinds.get(kind) {
                 Some(one) => Cow::Borrowed(one.as_str()),
-                None => Cow::Owned(
-                    text::plain_label(&phrasing::without_brand(
+                None => {
+                    let own = phrasing::without_brand(
                         fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
                         &fill.brief.brand_name,
-                    ))
-                    .into_owned(),
-                ),
+                    );
+                    let own = if own.is_empty() {
+                        Cow::Borrowed(offer.bare.as_str())
+                    } else {
+                        own
+                    };
+                    Cow::Owned(text::plain_label(&own).into_owned())
+                }
             };
             let topic_text = phrase(&named, fill.keep);
             // `Tree surgeon near me`, `Cost of tree work`: a search, asked as the choice
@@ -2333,6 +2343,19 @@ impl FillContext<'_> {
             )
             .unwrap_or(topic_text);
             let topic_text = phrasing::without_tacked_concern(&topic_text);
+            // `Gift pens and engraving`, `Flatting costs and rules`: a topic of two
+            // subjects is asked about its first (`What does gift pens and engraving
+            // usually involve?` is no question). Publications name two kinds of content
+            // in their own way, and a services price topic keeps its second part.
+            let topic_text = if kinds.is_empty()
+                && fill.language == "en"
+                && model != crate::brief::BusinessModel::ContentMedia
+                && model != crate::brief::BusinessModel::Services
+            {
+                phrasing::first_subject(&topic_text).unwrap_or(topic_text)
+            } else {
+                topic_text
+            };
             // `Panto 2025`: the year is the search's, and dates the question.
             let topic_text = match topic_text.rsplit_once(' ') {
                 Some((rest, year))

@@ -1214,19 +1214,29 @@ pub fn without_tacked_concern(text: &str) -> String {
 
 /// A line the brand names after itself with one word as what it is: the aside when it
 /// names things (`MedShelf Retail (billing + inventory)` → `billing + inventory`), else
-/// the word (`Upskilla LMS` → `LMS`). A prompt that names the brand cannot be a discovery
-/// prompt, and `MedShelf's medShelf Retail` is no phrase. Any other label is returned as
-/// it is.
+/// the word when it names a kind (`Upskilla LMS` → `LMS`), else nothing (`ChartWell
+/// Ambient` → ``: the caller names the brand's offer instead). A prompt that names the
+/// brand cannot be a discovery prompt, and `MedShelf's medShelf Retail` is no phrase. Any
+/// other label is returned as it is.
 pub fn without_brand<'a>(label: &'a str, brand: &str) -> std::borrow::Cow<'a, str> {
     let brand = brand.trim();
     let label_trim = label.trim();
-    let rest = match label_trim
-        .get(..brand.len())
-        .filter(|head| !brand.is_empty() && head.eq_ignore_ascii_case(brand))
-        .and_then(|_| label_trim.get(brand.len()..))
-    {
-        Some(rest) if rest.starts_with(' ') => rest.trim(),
-        _ => return std::borrow::Cow::Borrowed(label),
+    let after = |name: &str| {
+        label_trim
+            .get(..name.len())
+            .filter(|head| !name.is_empty() && head.eq_ignore_ascii_case(name))
+            .and_then(|_| label_trim.get(name.len()..))
+            .filter(|rest| rest.starts_with(' '))
+    };
+    // `ChartWell Ambient` of `ChartWell AI`: a line named by the brand's own first word.
+    let first = brand.split_whitespace().next().unwrap_or_default();
+    let rest = match after(brand).or_else(|| {
+        (brand.contains(' ') && first.chars().count() >= 5)
+            .then(|| after(first))
+            .flatten()
+    }) {
+        Some(rest) => rest.trim(),
+        None => return std::borrow::Cow::Borrowed(label),
     };
     let bare = crate::generate::text::without_aside(rest);
     let aside = rest
@@ -1240,16 +1250,44 @@ pub fn without_brand<'a>(label: &'a str, brand: &str) -> std::borrow::Cow<'a, st
     match aside {
         Some(aside)
             if bare.split_whitespace().count() <= 1
+                && !aside.contains(['>', '=', '→'])
                 && aside.split_whitespace().last().is_some_and(|w| {
                     !w.ends_with("ed") && w.chars().all(|c| c.is_lowercase() || c == '-')
                 }) =>
         {
             std::borrow::Cow::Owned(aside.to_owned())
         }
-        // `Upskilla LMS`: the brand and the kind of thing it is.
-        _ if bare.split_whitespace().count() == 1 => std::borrow::Cow::Owned(bare.into_owned()),
+        // `Upskilla LMS`, `Acme Payroll`: the brand and the kind of thing it is; a word
+        // that names no kind (`ChartWell Ambient`) keeps its brand.
+        _ if bare.split_whitespace().count() == 1
+            && (crate::generate::text::is_acronym(bare.trim())
+                || is_mass_noun(&bare.to_lowercase())
+                || is_gerund(&bare.to_lowercase())) =>
+        {
+            std::borrow::Cow::Owned(bare.into_owned())
+        }
+        // `ChartWell Ambient`: a product named by the brand and a word that names no kind
+        // is the brand's offer, which the caller names (empty here).
+        _ if bare.split_whitespace().count() == 1 => std::borrow::Cow::Borrowed(""),
         _ => std::borrow::Cow::Borrowed(label),
     }
+}
+
+/// The first of two subjects a label joins with `and` when it is a phrase of its own
+/// (`gift pens` of `gift pens and engraving`); `None` for one subject (`bed and
+/// breakfast`, `scams and safety`, whose first part is one word), for lists and for two
+/// actions (`buying and selling used cars`).
+pub fn first_subject(text: &str) -> Option<String> {
+    let (first, second) = text.split_once(" and ")?;
+    let first_words: Vec<&str> = first.split_whitespace().collect();
+    let second_words = second.split_whitespace().count();
+    (first_words.len() >= 2
+        && first_words.len() <= 4
+        && (1..=3).contains(&second_words)
+        && !text.contains(',')
+        && !second.contains(" and ")
+        && !is_gerund(&first_words[0].to_lowercase()))
+    .then(|| first.to_owned())
 }
 
 /// Whether a topic's last word names a subject people follow rather than learn or buy
@@ -2077,7 +2115,19 @@ pub fn competitor_kind(
         "big w",
         "jb hi-fi",
     ];
-    let known = |names: &[&str]| notes.is_empty() && names.contains(&name.as_str());
+    // Notes that only say where a rival is (`US, ships to UK`, `high street`, an aside of
+    // its name) say nothing of its kind; notes calling it a maker do.
+    let made = said(&[
+        "brand",
+        "brands",
+        "maker",
+        "makers",
+        "manufacturer",
+        "manufacturers",
+        "label",
+        "own-brand",
+    ]);
+    let known = |names: &[&str]| !made && names.contains(&name.as_str());
     if known(MARKETPLACES) {
         return CompetitorKind::Marketplace;
     }
@@ -2094,7 +2144,7 @@ pub fn competitor_kind(
         CompetitorKind::Marketplace
     } else if said(SHOP_WORDS) || said(&["retail", "chain"]) {
         CompetitorKind::Retailer
-    } else if shop && notes.is_empty() {
+    } else if shop && !made {
         // A shop's rivals whose notes say nothing are shops too (`Korin`, `Bergfreunde`):
         // they sell, they do not make.
         CompetitorKind::Retailer
@@ -2380,9 +2430,40 @@ pub fn short_audience(description: &str, keep: &[&str]) -> String {
                 .unwrap_or(clause.len());
             return format!("{} who {}", text[..at].trim(), clause[..end].trim());
         }
+        // `people trying to avoid fake products and bleaching creams and want …`: the
+        // participle that says who they are, up to its first `and`.
+        if !short.is_empty()
+            && let Some(rest) = text.get(short.len()..)
+            && rest
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.len() > 4 && w.ends_with("ing"))
+        {
+            let end = [" and ", ", ", " because ", " so "]
+                .iter()
+                .filter_map(|marker| rest.find(marker))
+                .min()
+                .unwrap_or(rest.len());
+            return format!("{}{}", short, rest[..end].trim_end());
+        }
         return text;
     }
-    list_audience(&short, &text).unwrap_or(short)
+    let short = list_audience(&short, &text).unwrap_or(short);
+    // `women 18-35`, `families with kids 3-12`: an age range is the brief's note.
+    let words: Vec<&str> = short
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| c == '(' || c == ')');
+            !(w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                && w.contains(['-', '–', '+'])
+                && w.chars().all(|c| c.is_ascii_digit() || "-–+".contains(c)))
+        })
+        .collect();
+    if words.is_empty() {
+        short
+    } else {
+        words.join(" ")
+    }
 }
 
 /// Job titles that a description lists before saying where those people work.
@@ -2436,10 +2517,15 @@ fn list_audience(short: &str, text: &str) -> Option<String> {
         }
         return None;
     }
+    let first = parts[0];
+    // A list of three groups and more (`architects, architectural technologists and Part
+    // 2/Part 3 students`): the first stands for them, as a short pair does not.
+    if !roles && parts.len() >= 3 && is_plural(&last_word(first)) {
+        return Some(first.to_owned());
+    }
     // Two groups of two words or more, each a plural noun: the first stands for the
     // audience (`Kiwi families`); a short pair is what people say (`young couples and
     // families`, `Australian skiers and snowboarders`).
-    let first = parts[0];
     (!roles
         && parts.len() == 2
         && parts
@@ -3771,6 +3857,20 @@ mod tests {
             (
                 "amateur genealogists tracing ancestors back before 1900",
                 "amateur genealogists",
+            ),
+            ("women 18-35", "women"),
+            ("families with kids 3-12", "families with kids"),
+            (
+                "architects, architectural technologists and Part 2/Part 3 students",
+                "architects",
+            ),
+            (
+                "people trying to avoid fake products and bleaching creams and want approved options",
+                "people trying to avoid fake products",
+            ),
+            (
+                "homeowners after a burglary wanting locks upgraded",
+                "homeowners",
             ),
             (
                 "nervous drivers and people returning to driving",
