@@ -1004,8 +1004,34 @@ fn joined_labels_note(brief: &Brief, topics: &[PlannedTopic], inferences: &mut V
 /// joining again a market that a YAML flow list (`[United Kingdom (Surrey, Kent)]`) split
 /// at its commas; `None` when no market names regions. Each reading is noted.
 fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<String>> {
+    // `Drive-market 3hrs: Philadelphia, Baltimore, DC` names its places after a colon,
+    // as others do in brackets.
+    // A head that is no place (`Drive-market 3hrs`) leaves the places alone.
+    let mut listed = false;
+    let colon: Vec<String> = markets
+        .iter()
+        .flat_map(|m| match m.split_once(':') {
+            Some((head, list)) if !m.contains('(') && list.contains(',') => {
+                let place = head.split_whitespace().all(|w| {
+                    w.starts_with(|c: char| c.is_uppercase())
+                        && !w.contains(|c: char| c.is_ascii_digit())
+                });
+                if place {
+                    vec![format!("{} ({})", head.trim(), list.trim())]
+                } else {
+                    listed = true;
+                    list.split(',')
+                        .map(|p| p.trim().to_owned())
+                        .filter(|p| !p.is_empty())
+                        .collect()
+                }
+            }
+            _ => vec![m.clone()],
+        })
+        .collect();
+    let markets = &colon[..];
     if !markets.iter().any(|m| m.contains('(') || m.contains(')')) {
-        return None;
+        return listed.then(|| colon.clone());
     }
     let mut joined: Vec<String> = Vec::new();
     let mut open = false;
@@ -3018,6 +3044,19 @@ mod tests {
         assert_eq!(
             markets(&["Canada (Ontario)", "US"]),
             Some(vec!["Ontario".to_owned(), "US".to_owned()])
+        );
+        // A metro named before its towns, and a drive market that is no place.
+        assert_eq!(
+            markets(&["United States (Dallas–Fort Worth: Plano, Frisco)"]),
+            Some(vec![
+                "Dallas–Fort Worth".to_owned(),
+                "Plano".to_owned(),
+                "Frisco".to_owned()
+            ])
+        );
+        assert_eq!(
+            markets(&["Drive-market 3hrs: Philadelphia, Baltimore"]),
+            Some(vec!["Philadelphia".to_owned(), "Baltimore".to_owned()])
         );
         assert_eq!(markets(&["United Kingdom", "Ireland"]), None);
         assert_eq!(

@@ -256,7 +256,7 @@ const PAIRS: &[&str] = &[
 /// Agents of [`AGENTS`] that are places, booked or rented rather than hired.
 const PLACES: &[&str] = &[
     "space", "school", "nursery", "gym", "center", "centre", "clinic", "body", "venue", "airline",
-    "theatre", "theater", "museum", "gallery", "cinema", "zoo",
+    "theatre", "theater", "museum", "gallery", "cinema", "zoo", "park", "resort",
 ];
 
 /// Heads of noun phrases that name who provides a service (`online accountants`).
@@ -380,6 +380,8 @@ const AGENTS: &[&str] = &[
     "teacher",
     "technician",
     // `regional producing theatres`, not `… theatre providers`: a venue is chosen itself.
+    "park",
+    "resort",
     "theatre",
     "theater",
     "museum",

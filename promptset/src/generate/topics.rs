@@ -1626,7 +1626,11 @@ fn joined_trade(offer: &Noun, keep: &[&str]) -> Option<Noun> {
     // `auto detailing, ceramic coating and PPF`: a list's first item.
     let first = first.split(',').next().unwrap_or(first).trim();
     if offer.is_agent() {
-        return practitioners(&Noun::parse(first, keep), keep);
+        let first = Noun::parse(first, keep);
+        // `regional amusement park and water park`: places of two kinds are named by
+        // the first, in the plural (`regional amusement parks`).
+        return practitioners(&first, keep)
+            .or_else(|| (first.is_agent() && !first.mass).then(|| Noun::parse(&first.bare, keep)));
     }
     // `residential pool cleaning and repair`: two jobs one firm does are done by
     // companies named by the first (`pool cleaning companies`); `residential pool
