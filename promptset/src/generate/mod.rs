@@ -2369,6 +2369,12 @@ impl FillContext<'_> {
             )
             .unwrap_or(topic_text);
             let topic_text = phrasing::without_tacked_concern(&topic_text);
+            // `Find an architect` names the activity of finding one.
+            let topic_text = if fill.language == "en" {
+                phrasing::gerund_topic(&topic_text).unwrap_or(topic_text)
+            } else {
+                topic_text
+            };
             // `Gift pens and engraving`, `Flatting costs and rules`: a topic of two
             // subjects is asked about its first (`What does gift pens and engraving
             // usually involve?` is no question). Publications name two kinds of content

@@ -1292,6 +1292,49 @@ pub fn first_subject(text: &str) -> Option<String> {
     .then(|| first.to_owned())
 }
 
+/// A topic worded as an instruction (`Find an architect`, `Hire a nanny`) as the activity
+/// running text names (`finding an architect`); `None` for any other topic.
+pub fn gerund_topic(text: &str) -> Option<String> {
+    const VERBS: &[(&str, &str)] = &[
+        ("find", "finding"),
+        ("choose", "choosing"),
+        ("hire", "hiring"),
+        ("buy", "buying"),
+        ("pay", "paying"),
+        ("book", "booking"),
+        ("compare", "comparing"),
+        ("pick", "picking"),
+        ("sell", "selling"),
+        ("rent", "renting"),
+        ("plan", "planning"),
+        ("fix", "fixing"),
+        ("build", "building"),
+        ("apply", "applying"),
+        ("switch", "switching"),
+        ("start", "starting"),
+        ("learn", "learning"),
+        ("renovate", "renovating"),
+        ("extend", "extending"),
+        ("manage", "managing"),
+        ("improve", "improving"),
+        ("prepare", "preparing"),
+        ("reduce", "reducing"),
+        ("avoid", "avoiding"),
+    ];
+    let (first, rest) = text.split_once(' ')?;
+    let lower = first.to_lowercase();
+    let (_, ing) = VERBS.iter().find(|(verb, _)| *verb == lower)?;
+    // `Plan B`, `Build quality`: a verb word before a name or a noun it heads is no
+    // instruction; an instruction's object starts with an article, `my`, or a word.
+    let next = rest.split_whitespace().next()?;
+    let object = matches!(
+        next.to_lowercase().as_str(),
+        "a" | "an" | "the" | "my" | "your" | "our"
+    ) || next.starts_with(|c: char| c.is_lowercase());
+    (object && !matches!(next, "quality" | "costs" | "cost" | "prices" | "price"))
+        .then(|| format!("{ing} {rest}"))
+}
+
 /// Whether a topic's last word names a subject people follow rather than learn or buy
 /// (`property market`, `the economy`, `election`); the content banks read the same list
 /// as `cm_followed`.

@@ -198,11 +198,13 @@ pub fn plain_label(label: &str) -> std::borrow::Cow<'_, str> {
         plain
             .split(' ')
             .map(|word| match word.split_once('/') {
+                // `Find/pay an architect`: the first may be capitalised for the label.
                 Some((a, b))
                     if !a.is_empty()
                         && !b.is_empty()
                         && word != "and/or"
-                        && a.chars().all(|c| c.is_lowercase())
+                        && a.chars().skip(1).all(|c| c.is_lowercase())
+                        && a.chars().all(char::is_alphabetic)
                         && b.chars().all(|c| c.is_lowercase()) =>
                 {
                     a
