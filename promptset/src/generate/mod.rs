@@ -1018,6 +1018,11 @@ fn regional_markets(markets: &[String], notes: &mut Vec<String>) -> Option<Vec<S
                 });
                 if place {
                     vec![format!("{} ({})", head.trim(), list.trim())]
+                } else if markets.len() > 1 {
+                    // Where visitors come from (`Drive-market 3hrs: Philadelphia, …`) is
+                    // no place to look for the offer in: the other markets say where.
+                    listed = true;
+                    Vec::new()
                 } else {
                     listed = true;
                     list.split(',')

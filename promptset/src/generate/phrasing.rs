@@ -1283,9 +1283,11 @@ pub fn first_subject(text: &str) -> Option<String> {
     let (first, second) = text.split_once(" and ")?;
     let first_words: Vec<&str> = first.split_whitespace().collect();
     let second_words = second.split_whitespace().count();
+    // One word tacked onto a phrase (`engraving`); a second phrase (`job management
+    // software`) may share the first one's head.
     (first_words.len() >= 2
         && first_words.len() <= 4
-        && (1..=3).contains(&second_words)
+        && second_words == 1
         && !text.contains(',')
         && !second.contains(" and ")
         && !is_gerund(&first_words[0].to_lowercase()))
@@ -1324,15 +1326,14 @@ pub fn gerund_topic(text: &str) -> Option<String> {
     let (first, rest) = text.split_once(' ')?;
     let lower = first.to_lowercase();
     let (_, ing) = VERBS.iter().find(|(verb, _)| *verb == lower)?;
-    // `Plan B`, `Build quality`: a verb word before a name or a noun it heads is no
-    // instruction; an instruction's object starts with an article, `my`, or a word.
+    // `Rent collection`, `Pick and pack`, `Plan B`: only an object with its determiner
+    // makes the verb an instruction.
     let next = rest.split_whitespace().next()?;
-    let object = matches!(
+    matches!(
         next.to_lowercase().as_str(),
         "a" | "an" | "the" | "my" | "your" | "our"
-    ) || next.starts_with(|c: char| c.is_lowercase());
-    (object && !matches!(next, "quality" | "costs" | "cost" | "prices" | "price"))
-        .then(|| format!("{ing} {rest}"))
+    )
+    .then(|| format!("{ing} {rest}"))
 }
 
 /// Whether a topic's last word names a subject people follow rather than learn or buy
@@ -3641,6 +3642,26 @@ mod tests {
         let cars = Noun::parse("used cars", &[]);
         assert!(!is_supply_side("first-time car buyers", &cars));
         assert!(is_supply_side("private sellers", &cars));
+    }
+
+    #[test]
+    fn instructions_and_pairs_read_as_one_subject() {
+        assert_eq!(
+            gerund_topic("Find an architect").as_deref(),
+            Some("finding an architect")
+        );
+        assert_eq!(gerund_topic("Rent collection"), None);
+        assert_eq!(gerund_topic("Pick and pack efficiency"), None);
+        assert_eq!(
+            first_subject("gift pens and engraving").as_deref(),
+            Some("gift pens")
+        );
+        assert_eq!(
+            first_subject("field service and job management software"),
+            None
+        );
+        assert_eq!(first_subject("scams and safety"), None);
+        assert_eq!(first_subject("buying and selling used cars"), None);
     }
 
     #[test]

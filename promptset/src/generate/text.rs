@@ -254,6 +254,27 @@ fn slash_choice(first: &str, second: &str) -> Option<String> {
     if is_acronym(first) && b >= 2 {
         return Some(second.to_owned());
     }
+    // `field service / job management software for trades`: the first shares the
+    // second's head (`field service software`).
+    let second_core = second.split(" for ").next().unwrap_or(second);
+    if let Some(head) = second_core.split_whitespace().last()
+        && b >= 2
+        && matches!(
+            head.to_lowercase().as_str(),
+            "software"
+                | "app"
+                | "apps"
+                | "platform"
+                | "platforms"
+                | "tool"
+                | "tools"
+                | "system"
+                | "systems"
+        )
+        && !first.to_lowercase().ends_with(&head.to_lowercase())
+    {
+        return Some(format!("{first} {head}"));
+    }
     if is_acronym(second) && a >= 2 {
         return Some(first.to_owned());
     }
@@ -817,6 +838,10 @@ mod casing_tests {
             "paint protection film and tint"
         );
         assert_eq!(super::plain_label("Cars / bikes"), "Cars and bikes");
+        assert_eq!(
+            super::plain_label("field service / job management software for trades"),
+            "field service software"
+        );
         assert_eq!(
             super::plain_label("Boost / Premium listing"),
             "Premium listing"
