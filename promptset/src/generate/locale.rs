@@ -545,10 +545,11 @@ fn definite_plural(label: &str) -> Option<String> {
 /// Whether a Spanish brief writes for Latin America (`es-MX`, a market such as México),
 /// whose words differ from Spain's (`confiables`, `vale la pena`).
 fn latin_american(brief: &Brief) -> bool {
-    let spain = brief
+    let spain_language = brief
         .languages
         .iter()
-        .any(|l| l.eq_ignore_ascii_case("es-ES"))
+        .any(|l| l.eq_ignore_ascii_case("es-ES"));
+    let spain = spain_language
         || brief
             .target_markets
             .iter()
@@ -572,7 +573,192 @@ fn latin_american(brief: &Brief) -> bool {
                 | "República Dominicana"
         )
     });
-    (latam_language || latam_market) && !spain
+    // A Latin American language code wins over a market in Spain: an Argentine set for
+    // `Argentinos en el exterior (España, …)` still speaks as Argentina does.
+    (latam_language && !spain_language) || (latam_market && !spain)
+}
+
+/// Whether a Spanish brief writes for a country that says `vos` (Argentina, Uruguay,
+/// Paraguay): its prompts avoid the `tú` forms (`recomiendas`, `¿Me haces…?`), which read
+/// as Spain or Mexico there.
+fn voseo(brief: &Brief) -> bool {
+    brief
+        .languages
+        .iter()
+        .any(|l| matches!(l.to_lowercase().as_str(), "es-ar" | "es-uy" | "es-py"))
+}
+
+/// Spain's words and the Latin American ones readers expect instead; the `tú` forms a
+/// voseo country reads as foreign, asked in the conditional, which `tú` and `vos` share.
+const LATAM_WORDS: &[(&str, &str)] = &[
+    ("merece la pena", "vale la pena"),
+    ("Merece la pena", "Vale la pena"),
+    ("merecen la pena", "valen la pena"),
+    ("Merecen la pena", "Valen la pena"),
+    ("costes", "costos"),
+    ("coste", "costo"),
+    ("cualificación", "formación"),
+    ("cualificado", "calificado"),
+    ("ordenador", "computadora"),
+    ("móvil", "celular"),
+];
+const VOSEO_WORDS: &[(&str, &str)] = &[
+    ("recomiendas", "recomendarías"),
+    ("Me haces", "Me podrías hacer"),
+    ("me haces", "me podrías hacer"),
+    ("puedes", "podrías"),
+    ("Puedes", "Podrías"),
+];
+
+/// `text` in the spelling and words of the brief's region: Swiss German writes `ss` for
+/// `ß` (`Grosskunden`, `gross`), and Latin American Spanish says `vale la pena` and
+/// `costos` (see [`LATAM_WORDS`]). The templates are written once, in the spelling of
+/// Germany and Spain; the region is applied here, to every prompt alike.
+pub fn regional(text: &str, brief: &Brief, language: &str) -> String {
+    match language {
+        "de" if brief
+            .languages
+            .iter()
+            .any(|l| matches!(l.to_lowercase().as_str(), "de-ch" | "de-li")) =>
+        {
+            text.replace('ß', "ss")
+        }
+        "es" if latin_american(brief) => {
+            let mut out = text.to_owned();
+            let words = LATAM_WORDS
+                .iter()
+                .chain(if voseo(brief) { VOSEO_WORDS } else { &[] });
+            for (spain, latam) in words {
+                out = replace_word(&out, spain, latam);
+            }
+            out
+        }
+        _ => text.to_owned(),
+    }
+}
+
+/// `text` with every `from` that stands as words (not inside a longer word) replaced.
+fn replace_word(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(from) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + from.len()..].chars().next();
+        let bounded =
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..at]);
+        out.push_str(if bounded { to } else { from });
+        rest = &rest[at + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The trade a German category names with a trade word (`Modelleisenbahn-Fachhandel
+/// (online)`, `Kaminofenhersteller`) and the goods it sells (`Modelleisenbahnen`), or
+/// `None` for a category that names goods (`Kaminöfen`).
+fn trade_goods(category: &str) -> Option<(String, String)> {
+    const TRADES: &[&str] = &[
+        "fachhandel",
+        "versandhandel",
+        "onlinehandel",
+        "handel",
+        "fachhändler",
+        "händler",
+        "onlineshop",
+        "shop",
+        "hersteller",
+    ];
+    let plain = text::without_aside(category);
+    let plain = plain.trim();
+    let lower = plain.to_lowercase();
+    let cut = TRADES
+        .iter()
+        .find_map(|t| lower.strip_suffix(t).map(|rest| rest.len()))?;
+    let trade = plain[..cut].trim_end_matches('-');
+    if trade.chars().count() < 4
+        || trade.contains(' ')
+        || !trade.chars().next().is_some_and(char::is_uppercase)
+    {
+        return None;
+    }
+    let lower = trade.to_lowercase();
+    let goods = if ["bahn", "ung", "ion", "tür", "uhr"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        format!("{trade}en")
+    } else if lower.ends_with('e') {
+        format!("{trade}n")
+    } else {
+        format!("{trade}-Artikel")
+    };
+    Some((trade.to_owned(), goods))
+}
+
+/// `label` with its trade in front where it lacks it: `Startsets` is
+/// `Modelleisenbahn-Startsets`, `Lokomotiven und Wagen` is `Modelleisenbahn-Lokomotiven
+/// und -Wagen`. A label that names the trade already (`Modellbahn-Zubehör`) or opens with
+/// an adjective is kept.
+fn with_trade(label: &str, trade: &str) -> String {
+    let stem: String = trade.to_lowercase().chars().take(6).collect();
+    if label.to_lowercase().contains(&stem)
+        || !label.chars().next().is_some_and(char::is_uppercase)
+        || label.contains(' ') && !label.contains(" und ")
+    {
+        return label.to_owned();
+    }
+    match label.split_once(" und ") {
+        Some((first, second))
+            if !first.contains(' ')
+                && !second.contains(' ')
+                && second.chars().next().is_some_and(char::is_uppercase) =>
+        {
+            format!("{trade}-{first} und -{second}")
+        }
+        Some(_) => label.to_owned(),
+        None => format!("{trade}-{label}"),
+    }
+}
+
+/// `label`, a lone Spanish adjective, with the noun of the line's keyword that uses it
+/// (`hidráulico` with `baldosa hidraulica` is `baldosa hidráulica`); any other label as
+/// it is.
+fn with_keyword_noun(label: &str, brief: &Brief, line: &str) -> String {
+    let adjective = ["ico", "ica", "ado", "ada", "ivo", "iva"]
+        .iter()
+        .any(|e| label.ends_with(e));
+    if label.contains(' ') || !adjective || label.chars().any(char::is_uppercase) {
+        return label.to_owned();
+    }
+    let plain = |s: &str| {
+        s.chars()
+            .map(|c| match c {
+                'á' => 'a',
+                'é' => 'e',
+                'í' => 'i',
+                'ó' => 'o',
+                'ú' => 'u',
+                c => c,
+            })
+            .collect::<String>()
+    };
+    let stem: String = label.chars().take(label.chars().count() - 1).collect();
+    let keywords = brief
+        .core_product_lines
+        .iter()
+        .filter(|l| l.name == line)
+        .flat_map(|l| l.priority_keywords.iter());
+    for keyword in keywords {
+        let words: Vec<&str> = keyword.split_whitespace().collect();
+        if let [noun, adjective] = words.as_slice()
+            && plain(adjective).starts_with(&plain(&stem))
+            && let Some(ending) = adjective.chars().last()
+        {
+            return format!("{noun} {stem}{ending}");
+        }
+    }
+    label.to_owned()
 }
 
 /// Who buys, read from German or Spanish audiences (`Hausbesitzer`, `Ofenbauer`,
@@ -713,7 +899,15 @@ pub fn label(label: &str, language: &str) -> String {
                 lower_leading(&plain, language)
             }
         }
-        _ => lower_leading(&plain, language),
+        // `ESG-Software Vergleich` is a search phrase: the thing is `ESG-Software`.
+        _ => {
+            let thing = [" Vergleich", " vergleich", " Test", " test"]
+                .iter()
+                .find_map(|w| plain.strip_suffix(w))
+                .filter(|rest| !rest.is_empty())
+                .unwrap_or(&plain);
+            lower_leading(thing, language)
+        }
     }
 }
 
@@ -939,6 +1133,10 @@ const PRACTITIONERS: &[(&str, &str, &str, bool, &str)] = &[
     ("gestoría", "gestoría", "gestorías", true, ""),
     ("asesoría", "asesoría", "asesorías", true, ""),
     ("fisioterap", "fisioterapeuta", "fisioterapeutas", false, ""),
+    // A patient looks for a psychologist, not a `proveedor de terapia`.
+    ("psicolog", "psicólogo", "psicólogos", false, ""),
+    ("psicólog", "psicólogo", "psicólogos", false, ""),
+    ("psicoterap", "psicoterapeuta", "psicoterapeutas", false, ""),
     ("traductor", "traductor", "traductores", false, ""),
     ("autoescuela", "autoescuela", "autoescuelas", true, ""),
     (
@@ -1419,6 +1617,13 @@ pub(super) fn context(
                 .then(|| label(&fill.topic.name, language))
         })
         .unwrap_or_else(|| category.clone());
+    // A Spanish line named by its adjective alone (`Hidráulico / decorados`) takes the
+    // noun its keywords give it (`baldosa hidraulica`): `fabricantes de baldosa
+    // hidráulica`, not `de hidráulico`.
+    let p = match values.product_line.as_deref() {
+        Some(line) if language == "es" => with_keyword_noun(&p, brief, line),
+        _ => p,
+    };
     let place = place(&values.market, language);
     let customer = audience_of(brief, &values.audience, language);
     // A rival named in lower case (`gestorías de barrio`) is a plural group, save one
@@ -1634,6 +1839,80 @@ pub(super) fn context(
     } else {
         (p, p_obj)
     };
+    // A topic that asks whether a law applies (`CSRD / VSME / OR 964 – bin ich
+    // betroffen?`) is about that law, named in full (`CSRD, VSME oder OR 964`); its
+    // prompts ask who must report under it and what helps, and the offering stays the
+    // category, not the law (`Anbieter für CSRD` is no trade).
+    let law = {
+        let name = fill.topic.name.to_lowercase();
+        let asks = [
+            "betroffen",
+            "berichtspflicht",
+            "ab wann",
+            "afectad",
+            "obligad",
+        ]
+        .iter()
+        .any(|w| name.contains(w));
+        let rules: Vec<String> = fill
+            .topic
+            .name
+            .split(['–', '?', ':'])
+            .next()
+            .unwrap_or_default()
+            .split('/')
+            .map(|r| r.trim().to_owned())
+            .filter(|r| !r.is_empty())
+            .collect();
+        // Each named rule is a code (`CSRD`, `OR 964`), not a word of the trade.
+        let codes = !rules.is_empty()
+            && rules.iter().all(|r| {
+                r.split_whitespace().next().is_some_and(|w| {
+                    w.len() >= 2 && w.chars().all(|c| c.is_uppercase() || c.is_ascii_digit())
+                })
+            });
+        if asks && codes {
+            let or = if language == "es" { "o" } else { "oder" };
+            listed(&rules, or)
+        } else {
+            String::new()
+        }
+    };
+    let (p, p_obj) = if law.is_empty() {
+        (p, p_obj)
+    } else {
+        let p = label(&category, language);
+        let p_obj = object(&p, language);
+        (p, p_obj)
+    };
+    // A German shop's or maker's goods say their trade: `Startsets` and `Digitaltechnik`
+    // alone could be any hobby's, so they are `Modelleisenbahn-Startsets`; a category
+    // that names the trade (`Modelleisenbahn-Fachhandel`) is no goods one buys, so its
+    // prompts ask for the goods (`Modelleisenbahnen`).
+    let trade = (language == "de"
+        && matches!(
+            brief.business_model,
+            BusinessModel::Ecommerce | BusinessModel::Manufacturer
+        ))
+    .then(|| trade_goods(&category))
+    .flatten();
+    let (p, p_obj, topic) = match &trade {
+        Some((trade, goods)) => {
+            let p = if p == category {
+                goods.clone()
+            } else {
+                with_trade(&p, trade)
+            };
+            let topic = if topic == category {
+                goods.clone()
+            } else {
+                topic
+            };
+            let p_obj = object(&p, language);
+            (p, p_obj, topic)
+        }
+        None => (p, p_obj, topic),
+    };
     // A German service sold as one countable thing takes its article after `für`:
     // `für einen Intensivkurs`, `für den Führerschein Klasse B`.
     let p = if language == "de"
@@ -1666,6 +1945,46 @@ pub(super) fn context(
     };
     let sides_or = listed(&sides, or.trim());
     let sides_and = listed(&sides, and.trim());
+    // A psychologist's topics are what brings a patient (`ansiedad y ataques de pánico`)
+    // or what pays the sessions (`obras sociales o prepagas`): their prompts ask for a
+    // psychologist for that, not for a `proveedor` one `contrata`.
+    let therapy = language == "es" && pro.as_ref().is_some_and(|p| p.one.starts_with("psic"));
+    let (cover, condition) = if therapy {
+        let lower = topic.to_lowercase();
+        let named = lower.contains(&p.to_lowercase())
+            || ["terapia", "psic", "precio", "cómo elegir"]
+                .iter()
+                .any(|w| lower.contains(w));
+        let plain = focus.is_empty()
+            && fill.topic.source == TopicSource::Provided
+            && fill.topic.rival.is_none()
+            && fill.topic.market.is_none()
+            && fill.topic.channel.is_none();
+        let cover = [
+            "obra social",
+            "obras sociales",
+            "prepaga",
+            "seguro",
+            "mutua",
+            "aseguradora",
+            "cobertura",
+            "reintegro",
+            "isapre",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        match (cover, plain && !named) {
+            // `las obras sociales o prepagas`: the cover is named with its article.
+            (true, _) => (
+                definite_plural(&topic).unwrap_or_else(|| topic.clone()),
+                String::new(),
+            ),
+            (false, true) => (String::new(), topic.clone()),
+            _ => (String::new(), String::new()),
+        }
+    } else {
+        (String::new(), String::new())
+    };
     // What one changes when switching: `den Steuerberater wechseln`, `cambiar de
     // fotógrafo`.
     let switched = match (&pro, language) {
@@ -1727,6 +2046,17 @@ pub(super) fn context(
         b2b => b2b,
         heating => heating,
         latam => latam,
+        therapy => therapy,
+        // `Digitaltechnik`, `Gleismaterial`: one mass, which `hält`, not `halten`.
+        p_mass => language == "de" && {
+            let lower = p.to_lowercase();
+            ["technik", "material", "zubehör", "ausrüstung", "bedarf"]
+                .iter()
+                .any(|e| lower.ends_with(e))
+        },
+        law => law,
+        cover => cover,
+        condition => condition,
         topic_verb => topic_verb,
         p_obj => p_obj,
         category => category,
@@ -1942,5 +2272,35 @@ mod tests {
         );
         assert_eq!(label("Software de reservas", "es"), "software de reservas");
         assert_eq!(label("TPV para bares", "es"), "TPV para bares");
+    }
+
+    #[test]
+    fn trades_name_their_goods() {
+        assert_eq!(
+            trade_goods("Modelleisenbahn-Fachhandel (online)"),
+            Some(("Modelleisenbahn".to_owned(), "Modelleisenbahnen".to_owned()))
+        );
+        assert_eq!(trade_goods("Kaminöfen und Pelletöfen (Hersteller)"), None);
+        assert_eq!(
+            with_trade("Lokomotiven und Wagen", "Modelleisenbahn"),
+            "Modelleisenbahn-Lokomotiven und -Wagen"
+        );
+        assert_eq!(
+            with_trade("Modellbahn-Zubehör", "Modelleisenbahn"),
+            "Modellbahn-Zubehör"
+        );
+    }
+
+    #[test]
+    fn words_stand_alone_when_replaced() {
+        assert_eq!(
+            replace_word("¿Qué costes hay?", "coste", "costo"),
+            "¿Qué costes hay?"
+        );
+        assert_eq!(
+            replace_word("¿Qué costes hay?", "costes", "costos"),
+            "¿Qué costos hay?"
+        );
+        assert_eq!(label("ESG-Software Vergleich", "de"), "ESG-Software");
     }
 }

@@ -841,6 +841,8 @@ impl Generator {
                             }
                             if locale::is_localized(fill.language) {
                                 variant.text = locale::sentence_case(&variant.text);
+                                variant.text =
+                                    locale::regional(&variant.text, fill.brief, fill.language);
                             }
                             if fill.language == "en"
                                 && let Some(restored) = fill.casing.restore(&variant.text)
