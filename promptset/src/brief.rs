@@ -415,6 +415,19 @@ impl OverlapTier {
 }
 
 impl Brief {
+    /// The labels that say what the brief offers, lower-cased: its category, its topics'
+    /// names and its product lines' names (read for words such as `paid` or a trade).
+    pub fn offer_labels_lower(&self) -> Vec<String> {
+        self.optional_context
+            .get("category")
+            .and_then(|v| v.as_str())
+            .into_iter()
+            .chain(self.priority_topics.iter().map(|t| t.name.as_str()))
+            .chain(self.core_product_lines.iter().map(|l| l.name.as_str()))
+            .map(str::to_lowercase)
+            .collect()
+    }
+
     /// Whether the brief is too thin to fill a pack from what it states: no product
     /// lines, no priority topics and no competitors.
     pub fn is_thin(&self) -> bool {

@@ -1210,21 +1210,7 @@ pub fn practitioner(brief: &Brief, language: &str) -> Option<Practitioner> {
     ) {
         return None;
     }
-    let mut texts: Vec<String> = Vec::new();
-    texts.extend(
-        brief
-            .optional_context
-            .get("category")
-            .and_then(|v| v.as_str())
-            .map(str::to_lowercase),
-    );
-    texts.extend(brief.priority_topics.iter().map(|t| t.name.to_lowercase()));
-    texts.extend(
-        brief
-            .core_product_lines
-            .iter()
-            .map(|l| l.name.to_lowercase()),
-    );
+    let texts = brief.offer_labels_lower();
     let german = language == "de";
     for (stem, one, many, feminine, dative) in PRACTITIONERS {
         if (german && dative.is_empty()) || (!german && !dative.is_empty()) {

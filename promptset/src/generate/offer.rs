@@ -84,14 +84,7 @@ pub fn facts(brief: &Brief, offer: &str, inferences: &mut Vec<String>) -> OfferF
     // A donation the brief pays for (`Paid plasma donation`, `Donating plasma for money`)
     // is a paid visit, not a gift: no charity questions for it, whatever its lines say.
     let paid = {
-        let mut texts = vec![category.to_lowercase()];
-        texts.extend(brief.priority_topics.iter().map(|t| t.name.to_lowercase()));
-        texts.extend(
-            brief
-                .core_product_lines
-                .iter()
-                .map(|l| l.name.to_lowercase()),
-        );
+        let texts = brief.offer_labels_lower();
         // Word starts: `unpaid` and `prepaid` are no pay.
         texts.iter().any(|t| {
             ["paid", "for money", "compensation"]

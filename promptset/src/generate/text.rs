@@ -817,39 +817,31 @@ mod casing_tests {
         );
         assert_eq!(without_aside("(AEDs)"), "(AEDs)");
         assert_eq!(without_aside("Plain label"), "Plain label");
-        assert_eq!(
-            super::plain_label("Used & graded vinyl (sleeves graded)"),
-            "Used and graded vinyl"
-        );
-        assert_eq!(
-            super::plain_label("Mortgages / Prêts hypothécaires"),
-            "Mortgages"
-        );
-        assert_eq!(
-            super::plain_label("Alternatives to Docebo / TalentLMS"),
-            "Alternatives to Docebo / TalentLMS"
-        );
-        assert_eq!(
-            super::plain_label("Green pool cleanup / algae"),
-            "Green pool cleanup"
-        );
-        assert_eq!(
-            super::plain_label("PPF / paint protection film + tint"),
-            "paint protection film and tint"
-        );
-        assert_eq!(super::plain_label("Cars / bikes"), "Cars and bikes");
-        assert_eq!(
-            super::plain_label("field service / job management software for trades"),
-            "field service software"
-        );
-        assert_eq!(
-            super::plain_label("Boost / Premium listing"),
-            "Premium listing"
-        );
-        assert_eq!(
-            super::plain_label("regional/local news publishers"),
-            "regional news publishers"
-        );
+        for (label, plain) in [
+            (
+                "Used & graded vinyl (sleeves graded)",
+                "Used and graded vinyl",
+            ),
+            ("Mortgages / Prêts hypothécaires", "Mortgages"),
+            (
+                "Alternatives to Docebo / TalentLMS",
+                "Alternatives to Docebo / TalentLMS",
+            ),
+            ("Green pool cleanup / algae", "Green pool cleanup"),
+            (
+                "PPF / paint protection film + tint",
+                "paint protection film and tint",
+            ),
+            ("Cars / bikes", "Cars and bikes"),
+            (
+                "field service / job management software for trades",
+                "field service software",
+            ),
+            ("Boost / Premium listing", "Premium listing"),
+            ("regional/local news publishers", "regional news publishers"),
+        ] {
+            assert_eq!(super::plain_label(label), plain, "{label}");
+        }
         assert_eq!(super::plain_label("Xero / QuickBooks"), "Xero / QuickBooks");
     }
 
