@@ -1935,6 +1935,17 @@ impl FillContext<'_> {
             .map(str::to_owned)
     }
 
+    /// A label of the brief as what it offers (see [`phrasing::without_brand`]): a line the
+    /// brand names after itself without a kind word is the brand's offer.
+    fn own_label<'l>(&'l self, label: &'l str) -> Cow<'l, str> {
+        let own = phrasing::without_brand(label, &self.brief.brand_name);
+        if own.is_empty() {
+            Cow::Borrowed(self.plan.offer.bare.as_str())
+        } else {
+            own
+        }
+    }
+
     /// The product nouns of a label, worked out once per label and set: one per kind of a label
     /// joined by `and` (see [`phrasing::kinds`]), else the label's own; an aside in
     /// brackets (`Defibrillators (AEDs)`) is never typed into a question.
@@ -1943,12 +1954,7 @@ impl FillContext<'_> {
             return Rc::clone(found);
         }
         let model = self.brief.business_model;
-        let own = phrasing::without_brand(label, &self.brief.brand_name);
-        let own = if own.is_empty() {
-            Cow::Borrowed(self.plan.offer.bare.as_str())
-        } else {
-            own
-        };
+        let own = self.own_label(label);
         let plain = text::plain_label(&own);
         // `Variety packs` of a hot sauce maker are `hot sauce variety packs`: a pack
         // format names no goods of its own.
@@ -2353,18 +2359,12 @@ impl FillContext<'_> {
             let offer = &fill.plan.offer;
             let named = match kinds.get(kind) {
                 Some(one) => Cow::Borrowed(one.as_str()),
-                None => {
-                    let own = phrasing::without_brand(
-                        fill.topic.subject.as_deref().unwrap_or(&fill.topic.name),
-                        &fill.brief.brand_name,
-                    );
-                    let own = if own.is_empty() {
-                        Cow::Borrowed(offer.bare.as_str())
-                    } else {
-                        own
-                    };
-                    Cow::Owned(text::plain_label(&own).into_owned())
-                }
+                None => Cow::Owned(
+                    text::plain_label(
+                        &fill.own_label(fill.topic.subject.as_deref().unwrap_or(&fill.topic.name)),
+                    )
+                    .into_owned(),
+                ),
             };
             let topic_text = phrase(&named, fill.keep);
             // `Tree surgeon near me`, `Cost of tree work`: a search, asked as the choice
@@ -2395,18 +2395,7 @@ impl FillContext<'_> {
             } else {
                 topic_text
             };
-            // `Panto 2025`: the year is the search's, and dates the question.
-            let topic_text = match topic_text.rsplit_once(' ') {
-                Some((rest, year))
-                    if year.len() == 4
-                        && (year.starts_with("19") || year.starts_with("20"))
-                        && year.chars().all(|c| c.is_ascii_digit())
-                        && !rest.is_empty() =>
-                {
-                    rest.to_owned()
-                }
-                _ => topic_text,
-            };
+            let topic_text = phrasing::without_year(&topic_text).unwrap_or(topic_text);
             // `Best baby products` names a search, not a thing: running text says `baby
             // products` (`advice on best baby products` is not English).
             let topic_text = ["the best ", "best ", "top ", "top-rated ", "most popular "]

@@ -1294,6 +1294,17 @@ pub fn first_subject(text: &str) -> Option<String> {
     .then(|| first.to_owned())
 }
 
+/// `Panto 2025` → `Panto`: the year ending a topic name is the search's, and dates the
+/// question. `None` when no year ends it.
+pub fn without_year(text: &str) -> Option<String> {
+    let (rest, year) = text.rsplit_once(' ')?;
+    (year.len() == 4
+        && (year.starts_with("19") || year.starts_with("20"))
+        && year.chars().all(|c| c.is_ascii_digit())
+        && !rest.is_empty())
+    .then(|| rest.to_owned())
+}
+
 /// A topic worded as an instruction (`Find an architect`, `Hire a nanny`) as the activity
 /// running text names (`finding an architect`); `None` for any other topic.
 pub fn gerund_topic(text: &str) -> Option<String> {
